@@ -1,0 +1,48 @@
+# The README's promise: `make run` serves the demo, `make test` passes the tests.
+PY ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+ARGS ?=
+
+.PHONY: venv run test lint fmt migrations-check messages bench ci
+
+$(BIN)/.installed: pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $@
+
+venv: $(BIN)/.installed
+
+run: venv
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py demo
+	@echo "Serving http://127.0.0.1:$(PORT)/"
+	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+
+# SQLite by default; PostgreSQL when DATABASE_URL points at one.
+test: venv
+	$(BIN)/pytest $(ARGS)
+
+lint: venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+fmt: venv
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+migrations-check: venv
+	$(BIN)/python manage.py makemigrations --check --dry-run
+
+# Extract new strings into the Danish catalogue and compile it (needs gettext).
+messages: venv
+	$(BIN)/python manage.py makemessages -l da --ignore '.venv/*' --ignore 'var/*' --no-obsolete
+	$(BIN)/python manage.py makemessages -d djangojs -l da --ignore '.venv/*' --ignore 'var/*' --ignore 'static/vendor/*' --no-obsolete
+	$(BIN)/python manage.py compilemessages --ignore '.venv/*'
+
+bench: venv
+	$(BIN)/python bench/run.py
+
+ci:
+	bash .ci/run

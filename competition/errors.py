@@ -1,0 +1,40 @@
+"""Refusals: the rules say no in the current state (HTTP 409 with a code, DESIGN.md)."""
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.translation import gettext_lazy as _
+from rest_framework import status
+from rest_framework.exceptions import ValidationError as DRFValidationError
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+
+class Refusal(Exception):
+    """A rule refuses this write now. `code` is DESIGN.md's 409 code; nothing was written."""
+
+    def __init__(self, code: str, message, **extra):
+        super().__init__(str(message))
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+    def as_dict(self) -> dict:
+        return {"detail": str(self.message), "code": self.code, **self.extra}
+
+
+FINAL_MESSAGE = _("The results are final; nothing can be changed any more.")
+
+
+def ensure_not_final(competition) -> None:
+    """Checked before anything else in every write (R20)."""
+    if competition.finalised_at is not None:
+        raise Refusal("final", FINAL_MESSAGE)
+
+
+def api_exception_handler(exc, context):
+    """DRF's handler, plus: Refusal -> 409 {detail, code}; Django's ValidationError -> 400."""
+    if isinstance(exc, Refusal):
+        return Response(exc.as_dict(), status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, DjangoValidationError):
+        detail = exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages}
+        exc = DRFValidationError(detail=detail)
+    return exception_handler(exc, context)

@@ -1,0 +1,266 @@
+"""Competition, its puzzle sequence, teams and members (R2, R3, R4, R7, R15, R17, P2)."""
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.db.models import F, Q
+from django.db.models.functions import Lower
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+# First path segments the app uses: a competition's slug may not be one of them.
+RESERVED_SLUGS = frozenset(
+    {
+        "rules",
+        "desk",
+        "judge",
+        "control",
+        "admin",
+        "api",
+        "accounts",
+        "healthz",
+        "static",
+        "media",
+        "i18n",
+        "favicon.ico",
+        "robots.txt",
+        "sw.js",
+    }
+)
+
+
+def validate_slug_not_reserved(value: str) -> None:
+    if value.lower() in RESERVED_SLUGS:
+        raise ValidationError(
+            _("“%(slug)s” is used by the app itself; choose another short name."),
+            params={"slug": value},
+            code="reserved_slug",
+        )
+
+
+class Status(models.TextChoices):
+    SETUP = "setup", _("Not started")
+    RUNNING = "running", _("The clock is running")
+    STOPPED = "stopped", _("Time is up")
+    FINAL = "final", _("Final results")
+
+
+class Competition(models.Model):
+    slug = models.SlugField(_("short name"), unique=True, validators=[validate_slug_not_reserved])
+    name = models.CharField(_("name"), max_length=200)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    starts_at = models.DateTimeField(_("planned start"))
+    duration_minutes = models.PositiveIntegerField(
+        _("duration (minutes)"), default=180, validators=[MinValueValidator(1)]
+    )
+    max_at_table = models.PositiveSmallIntegerField(
+        _("puzzlers at the table at most"), default=4, validators=[MinValueValidator(1)]
+    )
+    # The clock (R4, R10): started by an admin; ends by itself at start + duration.
+    started_at = models.DateTimeField(_("clock started"), null=True, blank=True)
+    stopped_at = models.DateTimeField(_("clock stopped early"), null=True, blank=True)
+    finalised_at = models.DateTimeField(_("results final"), null=True, blank=True)
+    finalised_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # Bumped in the same transaction as every write that can change the standings.
+    standings_version = models.PositiveBigIntegerField(default=0, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_at"]
+        verbose_name = _("competition")
+        verbose_name_plural = _("competitions")
+        constraints = [
+            models.CheckConstraint(condition=Q(duration_minutes__gt=0), name="duration_positive"),
+            models.CheckConstraint(condition=Q(max_at_table__gt=0), name="max_at_table_positive"),
+            models.CheckConstraint(
+                condition=Q(stopped_at__isnull=True) | Q(started_at__isnull=False),
+                name="stopped_only_after_started",
+            ),
+            models.CheckConstraint(
+                condition=Q(stopped_at__isnull=True) | Q(stopped_at__gte=F("started_at")),
+                name="stopped_after_start",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    # --- the clock -----------------------------------------------------------------------
+    @property
+    def duration(self) -> timedelta:
+        return timedelta(minutes=self.duration_minutes)
+
+    @property
+    def ends_at(self) -> datetime | None:
+        """start + duration (R10), whether or not it was stopped earlier."""
+        return self.started_at + self.duration if self.started_at else None
+
+    @property
+    def clock_end(self) -> datetime | None:
+        """When the clock stops or stopped: the earlier of ends_at and stopped_at."""
+        if not self.started_at:
+            return None
+        if self.stopped_at:
+            return min(self.stopped_at, self.ends_at)
+        return self.ends_at
+
+    @property
+    def check_in_deadline(self) -> datetime:
+        """R2: participants present at the latest 15 minutes before the start."""
+        return self.starts_at - timedelta(minutes=15)
+
+    def status_at(self, now: datetime | None = None) -> str:
+        now = now or timezone.now()
+        if self.finalised_at:
+            return Status.FINAL
+        if not self.started_at:
+            return Status.SETUP
+        if now < self.clock_end:
+            return Status.RUNNING
+        return Status.STOPPED
+
+    @property
+    def status(self) -> str:
+        return self.status_at()
+
+    @property
+    def is_final(self) -> bool:
+        return self.finalised_at is not None
+
+    def is_running(self, now: datetime | None = None) -> bool:
+        return self.status_at(now) == Status.RUNNING
+
+    def has_ended(self, now: datetime | None = None) -> bool:
+        """The clock has started and ended (by itself or stopped early)."""
+        return self.started_at is not None and (now or timezone.now()) >= self.clock_end
+
+    def elapsed_seconds(self, now: datetime | None = None) -> int:
+        """Whole seconds on the competition clock, capped at its end; 0 before the start."""
+        if not self.started_at:
+            return 0
+        now = min(now or timezone.now(), self.clock_end)
+        return max(0, int((now - self.started_at).total_seconds()))
+
+    def remaining_seconds(self, now: datetime | None = None) -> int:
+        if not self.started_at:
+            return self.duration_minutes * 60
+        now = now or timezone.now()
+        return max(0, int((self.clock_end - now).total_seconds()))
+
+    def clock_dict(self, now: datetime | None = None) -> dict:
+        now = now or timezone.now()
+        return {
+            "started_at": self.started_at,
+            "ends_at": self.ends_at,
+            "stopped_at": self.stopped_at,
+            "elapsed_seconds": self.elapsed_seconds(now),
+            "remaining_seconds": self.remaining_seconds(now),
+        }
+
+    def bump_standings(self) -> None:
+        """Call inside the transaction of every write that can change the standings."""
+        Competition.objects.filter(pk=self.pk).update(standings_version=F("standings_version") + 1)
+
+
+class Puzzle(models.Model):
+    """One puzzle of the fixed sequence (R7)."""
+
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="puzzles")
+    position = models.PositiveSmallIntegerField(_("number"), validators=[MinValueValidator(1)])
+    title = models.CharField(_("title"), max_length=200, blank=True)
+    brand = models.CharField(_("brand"), max_length=100, blank=True)
+    pieces = models.PositiveIntegerField(_("pieces"), validators=[MinValueValidator(1)])
+
+    class Meta:
+        ordering = ["competition", "position"]
+        verbose_name = _("puzzle")
+        verbose_name_plural = _("puzzles")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition", "position"], name="puzzle_position_unique"
+            ),
+            models.CheckConstraint(condition=Q(pieces__gt=0), name="puzzle_pieces_positive"),
+            models.CheckConstraint(condition=Q(position__gte=1), name="puzzle_position_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.position}. {self.title or ''} ({self.pieces})".replace(" ()", "")
+
+
+class Team(models.Model):
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(_("team name"), max_length=120)
+    table = models.PositiveIntegerField(_("table number"), validators=[MinValueValidator(1)])
+    fee_paid = models.BooleanField(_("entry fee paid"), default=False)
+    checked_in_at = models.DateTimeField(_("checked in"), null=True, blank=True)
+    withdrawn = models.BooleanField(_("withdrawn"), default=False)
+    disqualified = models.BooleanField(_("disqualified"), default=False)
+    disqualified_reason = models.TextField(_("reason for disqualification"), blank=True)
+    # Personal data: desk and admin only, never on a public page or answer.
+    contact_name = models.CharField(_("contact person"), max_length=120, blank=True)
+    contact_email = models.EmailField(_("contact e-mail"), blank=True)
+    contact_phone = models.CharField(_("contact phone"), max_length=40, blank=True)
+    notes = models.TextField(_("notes"), blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["competition", "table"]
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+        constraints = [
+            models.UniqueConstraint(
+                "competition",
+                Lower("name"),
+                name="team_name_unique",
+                violation_error_message=_("A team with this name already exists."),
+            ),
+            models.UniqueConstraint(
+                fields=["competition", "table"],
+                name="team_table_unique",
+                violation_error_message=_("Another team already has this table number."),
+            ),
+            models.CheckConstraint(condition=Q(table__gte=1), name="team_table_positive"),
+            models.CheckConstraint(
+                condition=Q(disqualified=False) | ~Q(disqualified_reason=""),
+                name="disqualified_has_reason",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.name}"
+
+    @property
+    def competing(self) -> bool:
+        """A team competes unless withdrawn or disqualified; check-in never gates judging."""
+        return not (self.withdrawn or self.disqualified)
+
+
+class Member(models.Model):
+    """A puzzler of a team. Personal data (R3): desk and admin only."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="members")
+    name = models.CharField(_("name"), max_length=120)
+    under_15 = models.BooleanField(_("under 15"), default=False)
+    guardian = models.CharField(_("accompanying adult"), max_length=120, blank=True)
+
+    class Meta:
+        ordering = ["team", "id"]
+        verbose_name = _("member")
+        verbose_name_plural = _("members")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(under_15=False) | ~Q(guardian=""),
+                name="under_15_has_guardian",
+                violation_error_message=_(
+                    "A member under 15 needs the name of the accompanying adult (R3)."
+                ),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

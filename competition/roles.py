@@ -1,0 +1,84 @@
+"""Roles are Django groups: judge, desk, admin. An admin (or superuser) may do all."""
+
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from rest_framework.permissions import BasePermission
+
+JUDGE, DESK, ADMIN = "judge", "desk", "admin"
+ROLES = (JUDGE, DESK, ADMIN)
+
+
+def user_roles(user) -> set[str]:
+    if not getattr(user, "is_authenticated", False):
+        return set()
+    cached = getattr(user, "_roles_cache", None)
+    if cached is None:
+        if user.is_superuser:
+            cached = set(ROLES)
+        else:
+            cached = set(user.groups.filter(name__in=ROLES).values_list("name", flat=True))
+            if ADMIN in cached:
+                cached = set(ROLES)
+        user._roles_cache = cached
+    return cached
+
+
+def has_role(user, *roles: str) -> bool:
+    """True when the user holds any of `roles` (admin holds them all)."""
+    return bool(user_roles(user) & set(roles))
+
+
+def role_required(*roles: str):
+    """View decorator: anonymous -> login page; logged in without the role -> 403."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            if not has_role(request.user, *roles):
+                raise PermissionDenied
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+class RoleMixin:
+    """Class-based view version of role_required: set `roles = (DESK,)`."""
+
+    roles: tuple[str, ...] = ()
+
+    def dispatch(self, request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not has_role(request.user, *self.roles):
+            raise PermissionDenied
+        return super().dispatch(request, *args, **kwargs)
+
+
+def _permission(*roles: str) -> type[BasePermission]:
+    class HasRole(BasePermission):
+        message = "Your role may not do this."
+
+        def has_permission(self, request, view):
+            return has_role(request.user, *roles)
+
+    HasRole.__name__ = "Is" + "Or".join(r.capitalize() for r in roles)
+    return HasRole
+
+
+IsJudge = _permission(JUDGE)
+IsDesk = _permission(DESK)
+IsAdmin = _permission(ADMIN)
+
+
+def roles_context(request):
+    """Templates: `roles` of the current user, for navigation links."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {"roles": frozenset()}
+    return {"roles": frozenset(user_roles(user))}

@@ -1,0 +1,18 @@
+"""URLs by audience: public, desk, judge, control room, API (STYLE.md)."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+from config import views
+
+urlpatterns = [
+    path("healthz", views.healthz, name="healthz"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("admin/", admin.site.urls),
+    path("api/", include("config.api_urls")),
+    path("desk/", include("competition.urls_desk")),
+    path("judge/", include("judging.urls_judge")),
+    path("control/", include("judging.urls_control")),
+    path("", include("scoring.urls_public")),
+]

@@ -1,0 +1,63 @@
+"""Judging records change only through the services (audited): read-only here."""
+
+from django.contrib import admin
+
+from judging.models import AuditEntry, Count, Finish, Objection, Warning
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Finish)
+class FinishAdmin(ReadOnlyAdmin):
+    list_display = (
+        "team",
+        "puzzle",
+        "elapsed_seconds",
+        "missing",
+        "registered_by",
+        "registered_at",
+    )
+    list_filter = ("team__competition", "puzzle__position")
+    search_fields = ("team__name",)
+    list_select_related = ("team", "puzzle", "registered_by")
+
+
+@admin.register(Count)
+class CountAdmin(ReadOnlyAdmin):
+    list_display = ("team", "puzzle", "pieces", "unplaced", "loose", "registered_by")
+    list_filter = ("team__competition",)
+    search_fields = ("team__name",)
+    list_select_related = ("team", "puzzle", "registered_by")
+
+
+@admin.register(Warning)
+class WarningAdmin(ReadOnlyAdmin):
+    list_display = ("team", "reason", "given_by", "given_at")
+    list_filter = ("team__competition",)
+    search_fields = ("team__name", "reason")
+    list_select_related = ("team", "given_by")
+
+
+@admin.register(Objection)
+class ObjectionAdmin(ReadOnlyAdmin):
+    list_display = ("team", "decision", "filed_by", "filed_at", "resolved_by", "resolved_at")
+    list_filter = ("decision", "team__competition")
+    search_fields = ("team__name", "text", "note")
+    list_select_related = ("team", "filed_by", "resolved_by")
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    list_display = ("at", "action", "team", "user", "reason")
+    list_filter = ("competition", "action", "user")
+    search_fields = ("team__name", "reason", "action")
+    list_select_related = ("team", "user")

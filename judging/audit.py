@@ -1,0 +1,36 @@
+"""The one place that writes the audit trail. Call it inside the service's transaction."""
+
+import json
+from typing import Any
+
+from django.core.serializers.json import DjangoJSONEncoder
+
+from judging.models import AuditEntry
+
+
+def _plain(value: Any) -> Any:
+    # JSONField needs plain JSON: dates and UUIDs become strings.
+    return None if value is None else json.loads(json.dumps(value, cls=DjangoJSONEncoder))
+
+
+def audit_record(
+    *,
+    competition,
+    user,
+    action: str,
+    team=None,
+    before: dict | None = None,
+    after: dict | None = None,
+    reason: str = "",
+    objection=None,
+) -> AuditEntry:
+    return AuditEntry.objects.create(
+        competition=competition,
+        team=team,
+        user=user if getattr(user, "is_authenticated", False) else None,
+        action=action,
+        before=_plain(before),
+        after=_plain(after),
+        reason=reason,
+        objection=objection,
+    )

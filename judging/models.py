@@ -1,0 +1,167 @@
+"""What the judges record (R5, R8, R9, R14, R20) and the audit trail of every change."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from competition.models import Competition, Puzzle, Team
+
+
+class Finish(models.Model):
+    """A whole puzzle finished by a team, registered by a judge (R5, R8)."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="finishes")
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.PROTECT, related_name="finishes")
+    elapsed_seconds = models.PositiveIntegerField(_("time (seconds since the start)"))
+    # One entry per spot with missing pieces: its size (R8).
+    missing = models.JSONField(_("missing pieces per spot"), default=list, blank=True)
+    registered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    registered_at = models.DateTimeField(auto_now_add=True)
+    # Idempotency (OFFLINE.md): the device's id for the tap, kept for the whole competition.
+    request_id = models.UUIDField(null=True, blank=True, unique=True)
+    request_fingerprint = models.CharField(max_length=64, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["team", "puzzle__position"]
+        verbose_name = _("finish")
+        verbose_name_plural = _("finishes")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["team", "puzzle"],
+                name="finish_once_per_team_and_puzzle",
+                violation_error_message=_("This team has already finished this puzzle."),
+            ),
+            models.CheckConstraint(
+                condition=Q(elapsed_seconds__gte=0), name="finish_time_not_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team} – {self.puzzle}"
+
+
+class Count(models.Model):
+    """The count of a team's unfinished puzzle after the clock stops (R9, R10)."""
+
+    team = models.OneToOneField(Team, on_delete=models.CASCADE, related_name="count")
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.PROTECT, related_name="counts")
+    pieces = models.PositiveIntegerField(_("placed pieces"))
+    unplaced = models.PositiveIntegerField(_("unplaced pieces"), null=True, blank=True)
+    loose = models.PositiveIntegerField(_("loose pieces and pairs"), null=True, blank=True)
+    registered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    registered_at = models.DateTimeField(auto_now_add=True)
+    request_id = models.UUIDField(null=True, blank=True, unique=True)
+    request_fingerprint = models.CharField(max_length=64, blank=True, editable=False)
+
+    class Meta:
+        verbose_name = _("count")
+        verbose_name_plural = _("counts")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(pieces=0) | Q(pieces__gte=3),
+                name="count_zero_or_group_of_three",
+                violation_error_message=_("Only groups of at least 3 pieces count (R9)."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team}: {self.pieces}"
+
+
+class Warning(models.Model):  # noqa: A001 - the judges' word (R14)
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="warnings")
+    reason = models.TextField(_("reason"))
+    given_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    given_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-given_at"]
+        verbose_name = _("warning")
+        verbose_name_plural = _("warnings")
+
+    def __str__(self) -> str:
+        return f"{self.team}: {self.reason[:40]}"
+
+
+class Objection(models.Model):
+    """R20: filed at the desk before the prize-giving, resolved by an admin."""
+
+    class Decision(models.TextChoices):
+        OPEN = "open", _("Open")
+        UPHELD = "upheld", _("Upheld")
+        REJECTED = "rejected", _("Rejected")
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="objections")
+    finish = models.ForeignKey(
+        Finish, null=True, blank=True, on_delete=models.SET_NULL, related_name="objections"
+    )
+    count = models.ForeignKey(
+        Count, null=True, blank=True, on_delete=models.SET_NULL, related_name="objections"
+    )
+    text = models.TextField(_("objection"))
+    filed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    filed_at = models.DateTimeField(auto_now_add=True)
+    decision = models.CharField(
+        _("decision"), max_length=10, choices=Decision.choices, default=Decision.OPEN
+    )
+    note = models.TextField(_("note"), blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-filed_at"]
+        verbose_name = _("objection")
+        verbose_name_plural = _("objections")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(decision="open", resolved_at__isnull=True)
+                | (~Q(decision="open") & Q(resolved_at__isnull=False)),
+                name="objection_resolved_has_time",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team}: {self.text[:40]}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.decision == self.Decision.OPEN
+
+
+class AuditEntry(models.Model):
+    """Who changed what, when, with the record before and after (WCA Live #277)."""
+
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="audit")
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    action = models.CharField(_("action"), max_length=40, db_index=True)
+    reason = models.TextField(_("reason"), blank=True)
+    objection = models.ForeignKey(
+        Objection, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit"
+    )
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit log")
+
+    def __str__(self) -> str:
+        return f"{self.at:%H:%M:%S} {self.action}"

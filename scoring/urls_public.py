@@ -1,0 +1,12 @@
+"""Public pages (R1): no login. Fixed paths first; `<slug>/` last."""
+
+from django.urls import path
+
+from scoring import views
+
+app_name = "public"
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("rules/", views.rules, name="rules"),
+    path("<slug:slug>/", views.leaderboard, name="leaderboard"),
+]

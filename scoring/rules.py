@@ -1,0 +1,396 @@
+"""The pure scoring rules (R7, R8, R9, R11): plain data in, plain data out.
+
+This module imports neither Django nor the project's models, so the rules can be tested
+and reasoned about on their own (a test checks that importing it loads no Django).
+
+`standings(puzzles, sheets)` checks everything the judges recorded and ranks the teams.
+Whatever breaks a rule raises `RuleViolation`; its `.code` is one of:
+
+=========================  ======  ==========================================================
+code                       rule    when
+=========================  ======  ==========================================================
+``puzzle_sequence``        R7      the puzzles' positions are not exactly 1..N
+``puzzle_not_positive``    --      a puzzle with 0 pieces or fewer
+``duplicate_team``         --      two sheets for the same team
+``unknown_position``       R7      a finish for a position that is not in the sequence
+``already_finished``       R7      two finishes for the same position
+``out_of_order``           R7      the finishes are not exactly positions 1..k (a gap)
+``negative_time``          R5      a finish with ``elapsed_seconds`` below 0
+``time_order``             R7      a finish earlier than the finish of the puzzle before it
+``missing_not_positive``   R8      a missing spot of size 0 or less
+``missing_too_many``       R8      missing spots adding up to more than the puzzle's pieces
+``count_negative``         R9      a count below 0
+``count_too_small``        R9      a count of 1 or 2 (only groups of at least 3 count)
+``count_too_large``        R9      a count above the unfinished puzzle's pieces
+``all_finished``           R9      a count (even 0) for a team that finished every puzzle
+=========================  ======  ==========================================================
+
+The codes that also exist in the HTTP API (``out_of_order``, ``already_finished``,
+``time_order``, ``all_finished``) mean the same there.
+
+Finishes may come in any order; they are sorted by position before they are checked.
+The puzzles are checked first, then the sheets one by one, each sheet's finishes in
+position order and its count last; the first broken rule raises.
+
+Ranking (R11): more pieces first; on equal pieces the smaller ``last_finish_seconds``
+first, a team with no finish after every team with one; still equal means the same rank,
+and the next rank skips (1, 2, 2, 4). Disqualified teams have rank None and come after all
+ranked teams, ordered among themselves the same way.
+
+The output order never depends on the order of the input. Teams that are exactly tied
+(same rank) are listed by their id: numbers in numeric order, then strings in string
+order, then any other id by ``(type name, repr)``. Team ids must be hashable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "Finish",
+    "Puzzle",
+    "RuleViolation",
+    "Sheet",
+    "Standing",
+    "deducted",
+    "format_duration",
+    "format_hms",
+    "standings",
+    "tie_break_reason",
+]
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    position: int  # 1-based place in the sequence
+    pieces: int  # > 0
+
+
+@dataclass(frozen=True)
+class Finish:
+    """A whole puzzle, registered by a judge (R5, R8)."""
+
+    position: int
+    elapsed_seconds: int  # whole seconds since the clock started
+    missing: tuple[int, ...] = ()  # one entry per spot with missing pieces: its size
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """Everything the judges recorded for one team."""
+
+    team: object  # the team's id; opaque to the rules
+    finishes: tuple[Finish, ...] = ()
+    counted: int | None = None  # R9: pieces in groups of >= 3 on the unfinished puzzle
+    disqualified: bool = False
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int | None  # None when disqualified
+    team: object
+    pieces: int
+    finished: int  # whole puzzles finished
+    last_finish_seconds: int | None
+    disqualified: bool
+
+
+class RuleViolation(ValueError):
+    """A record that breaks a rule; `.code` is a short machine-readable string."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def deducted(missing: Sequence[int]) -> int:
+    """R8: the pieces subtracted for a finish's missing spots.
+
+    A spot of size 1 is a lone missing piece and is subtracted; a spot of 2 or more
+    adjacent missing pieces is a production fault and is not.
+    """
+    for size in missing:
+        if size <= 0:
+            raise RuleViolation(
+                "missing_not_positive",
+                f"A missing spot must have at least 1 piece, not {size}.",
+            )
+    return sum(1 for size in missing if size == 1)
+
+
+def standings(puzzles: Sequence[Puzzle], sheets: Sequence[Sheet]) -> list[Standing]:
+    """R7, R8, R9, R11: check every sheet and rank the teams."""
+    by_position = _check_puzzles(puzzles)
+    seen: set[object] = set()
+    rows: list[Standing] = []
+    for sheet in sheets:
+        if sheet.team in seen:
+            raise RuleViolation("duplicate_team", f"Team {sheet.team!r} has more than one sheet.")
+        seen.add(sheet.team)
+        rows.append(_score(by_position, sheet))
+
+    ranked = sorted((s for s in rows if not s.disqualified), key=_order_key)
+    out: list[Standing] = []
+    rank = 0
+    previous: tuple[int, int, int] | None = None
+    for index, row in enumerate(ranked):
+        tie = _tie_key(row)
+        if tie != previous:
+            rank = index + 1
+            previous = tie
+        out.append(_with_rank(row, rank))
+    out.extend(sorted((s for s in rows if s.disqualified), key=_order_key))
+    return out
+
+
+def _check_puzzles(puzzles: Sequence[Puzzle]) -> dict[int, Puzzle]:
+    by_position = {p.position: p for p in puzzles}
+    if len(by_position) != len(puzzles) or set(by_position) != set(range(1, len(puzzles) + 1)):
+        positions = sorted(p.position for p in puzzles)
+        raise RuleViolation(
+            "puzzle_sequence",
+            f"The puzzles must be positions 1..{len(puzzles)}, not {positions}.",
+        )
+    for p in puzzles:
+        if p.pieces <= 0:
+            raise RuleViolation(
+                "puzzle_not_positive",
+                f"Puzzle {p.position} must have at least 1 piece, not {p.pieces}.",
+            )
+    return by_position
+
+
+def _score(by_position: dict[int, Puzzle], sheet: Sheet) -> Standing:
+    team = sheet.team
+    finishes = sorted(sheet.finishes, key=lambda f: f.position)
+    pieces = 0
+    previous_seconds = 0
+    for expected, finish in enumerate(finishes, start=1):
+        puzzle = by_position.get(finish.position)
+        if puzzle is None:
+            raise RuleViolation(
+                "unknown_position",
+                f"Team {team!r}: there is no puzzle {finish.position} in the sequence.",
+            )
+        if finish.position < expected:
+            raise RuleViolation(
+                "already_finished",
+                f"Team {team!r} has more than one finish for puzzle {finish.position}.",
+            )
+        if finish.position > expected:
+            raise RuleViolation(
+                "out_of_order",
+                f"Team {team!r} has a finish for puzzle {finish.position} "
+                f"but none for puzzle {expected} (R7: no skipping).",
+            )
+        if finish.elapsed_seconds < 0:
+            raise RuleViolation(
+                "negative_time",
+                f"Team {team!r}: the finish of puzzle {finish.position} has a negative time.",
+            )
+        if finish.elapsed_seconds < previous_seconds:
+            raise RuleViolation(
+                "time_order",
+                f"Team {team!r} finished puzzle {finish.position} at "
+                f"{format_hms(finish.elapsed_seconds)}, before puzzle {finish.position - 1} "
+                f"at {format_hms(previous_seconds)}.",
+            )
+        previous_seconds = finish.elapsed_seconds
+        lost = deducted(finish.missing)
+        if sum(finish.missing) > puzzle.pieces:
+            raise RuleViolation(
+                "missing_too_many",
+                f"Team {team!r}: puzzle {puzzle.position} has {puzzle.pieces} pieces, "
+                f"fewer than the {sum(finish.missing)} noted as missing.",
+            )
+        pieces += puzzle.pieces - lost
+
+    finished = len(finishes)
+    if sheet.counted is not None:
+        unfinished = by_position.get(finished + 1)
+        if unfinished is None:
+            raise RuleViolation(
+                "all_finished",
+                f"Team {team!r} finished every puzzle; there is nothing to count.",
+            )
+        if sheet.counted < 0:
+            raise RuleViolation(
+                "count_negative", f"Team {team!r}: a count cannot be below 0 ({sheet.counted})."
+            )
+        if sheet.counted in (1, 2):
+            raise RuleViolation(
+                "count_too_small",
+                f"Team {team!r}: a count is 0 or at least 3, not {sheet.counted} "
+                "(R9: only groups of at least 3 pieces count).",
+            )
+        if sheet.counted > unfinished.pieces:
+            raise RuleViolation(
+                "count_too_large",
+                f"Team {team!r}: puzzle {unfinished.position} has only {unfinished.pieces} "
+                f"pieces, fewer than the {sheet.counted} counted.",
+            )
+        pieces += sheet.counted
+
+    return Standing(
+        rank=None,
+        team=team,
+        pieces=pieces,
+        finished=finished,
+        last_finish_seconds=finishes[-1].elapsed_seconds if finishes else None,
+        disqualified=sheet.disqualified,
+    )
+
+
+def _tie_key(s: Standing) -> tuple[int, int, int]:
+    """R11: what decides the rank; equal keys share a rank."""
+    if s.last_finish_seconds is None:
+        return (-s.pieces, 1, 0)
+    return (-s.pieces, 0, s.last_finish_seconds)
+
+
+def _team_key(team: object) -> tuple[int, object, str]:
+    if isinstance(team, int | float) and not isinstance(team, bool):
+        return (0, team, "")
+    if isinstance(team, str):
+        return (1, 0, team)
+    return (2, 0, f"{type(team).__qualname__}:{team!r}")
+
+
+def _order_key(s: Standing) -> tuple[tuple[int, int, int], tuple[int, object, str]]:
+    return (_tie_key(s), _team_key(s.team))
+
+
+def _with_rank(s: Standing, rank: int) -> Standing:
+    return Standing(
+        rank=rank,
+        team=s.team,
+        pieces=s.pieces,
+        finished=s.finished,
+        last_finish_seconds=s.last_finish_seconds,
+        disqualified=s.disqualified,
+    )
+
+
+# --- Sentences for people ------------------------------------------------------------------
+
+_UNITS = {
+    "da": {
+        "hour": ("time", "timer"),
+        "minute": ("minut", "minutter"),
+        "second": ("sekund", "sekunder"),
+        "and": "og",
+    },
+    "en": {
+        "hour": ("hour", "hours"),
+        "minute": ("minute", "minutes"),
+        "second": ("second", "seconds"),
+        "and": "and",
+    },
+}
+
+_SENTENCES = {
+    "da": {
+        "earlier": (
+            "Samme antal brikker; {name} lagde deres sidste hele puslespil færdigt "
+            "{delta} tidligere."
+        ),
+        "earlier_at": (
+            "Samme antal brikker; {name} lagde deres sidste hele puslespil færdigt "
+            "på {time}, {delta} tidligere."
+        ),
+        "only": "Samme antal brikker; kun {name} lagde et helt puslespil færdigt.",
+        "same_time": "Samme antal brikker og samme tid: delt placering.",
+        "none_finished": "Samme antal brikker og intet helt puslespil færdigt: delt placering.",
+    },
+    "en": {
+        "earlier": "Same pieces; {name} finished their last whole puzzle {delta} earlier.",
+        "earlier_at": (
+            "Same pieces; {name} finished their last whole puzzle at {time}, {delta} earlier."
+        ),
+        "only": "Same pieces; only {name} finished a whole puzzle.",
+        "same_time": "Same pieces and same time: shared place.",
+        "none_finished": "Same pieces and no whole puzzle finished: shared place.",
+    },
+}
+
+
+def _language(language: str) -> str:
+    """ "da", "en", "en-gb", "da_DK" ... -> "da" or "en"; anything else -> "da" (the default)."""
+    code = language.replace("_", "-").split("-")[0].lower()
+    return code if code in _SENTENCES else "da"
+
+
+def format_hms(seconds: int) -> str:
+    """Whole seconds as h:mm:ss ("1:23:45", "0:00:45"), the clock format in both languages."""
+    if seconds < 0:
+        raise ValueError(f"seconds must not be negative, not {seconds}")
+    seconds = int(seconds)
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}"
+
+
+def format_duration(seconds: int, language: str = "da") -> str:
+    """A gap between two times, as a person says it.
+
+    Under a minute: seconds ("45 sekunder"); under an hour: minutes and any seconds
+    ("2 minutter", "2 minutter og 5 sekunder"); an hour or more: hours and any minutes
+    ("1 time og 5 minutter"), the seconds left out.
+    """
+    if seconds < 0:
+        raise ValueError(f"seconds must not be negative, not {seconds}")
+    units = _UNITS[_language(language)]
+
+    def part(n: int, unit: str) -> str:
+        one, many = units[unit]
+        return f"{n} {one if n == 1 else many}"
+
+    seconds = int(seconds)
+    if seconds < 60:
+        parts = [part(seconds, "second")]
+    elif seconds < 3600:
+        minutes, secs = divmod(seconds, 60)
+        parts = [part(minutes, "minute")] + ([part(secs, "second")] if secs else [])
+    else:
+        hours, rest = divmod(seconds, 3600)
+        minutes = rest // 60
+        parts = [part(hours, "hour")] + ([part(minutes, "minute")] if minutes else [])
+    return f" {units['and']} ".join(parts)
+
+
+def tie_break_reason(
+    ahead: Standing,
+    behind: Standing,
+    *,
+    ahead_name: str,
+    language: str = "da",
+    with_time: bool = False,
+) -> str | None:
+    """R11: why `ahead` is placed before `behind` although both placed the same pieces.
+
+    None when the pieces differ (no tie to explain) or when either team is disqualified.
+    `with_time` adds the time `ahead` finished its last whole puzzle ("på 1:23:45").
+    `language` is "da" (default) or "en"; other languages get Danish.
+    Raises ValueError when `ahead` does not in fact come first by R11.
+    """
+    if ahead.pieces != behind.pieces or ahead.disqualified or behind.disqualified:
+        return None
+    texts = _SENTENCES[_language(language)]
+    a, b = ahead.last_finish_seconds, behind.last_finish_seconds
+    if a is None and b is None:
+        return texts["none_finished"]
+    if a is None or (b is not None and a > b):
+        raise ValueError("`ahead` finished its last whole puzzle after `behind` (R11)")
+    if b is None:
+        return texts["only"].format(name=ahead_name)
+    if a == b:
+        return texts["same_time"]
+    key = "earlier_at" if with_time else "earlier"
+    return texts[key].format(
+        name=ahead_name, delta=format_duration(b - a, language), time=format_hms(a)
+    )

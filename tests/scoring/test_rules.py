@@ -1,0 +1,419 @@
+"""The pure scoring rules, one test per rule (R7, R8, R9, R11) and per refusal code."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scoring.rules import (
+    Finish,
+    Puzzle,
+    RuleViolation,
+    Sheet,
+    Standing,
+    deducted,
+    format_duration,
+    format_hms,
+    standings,
+    tie_break_reason,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+
+PUZZLES = (Puzzle(1, 500), Puzzle(2, 1000), Puzzle(3, 1000))
+
+
+def by_team(rows):
+    return {s.team: s for s in rows}
+
+
+def one(sheet, puzzles=PUZZLES):
+    (row,) = standings(puzzles, [sheet])
+    return row
+
+
+def refused(code, sheets, puzzles=PUZZLES):
+    with pytest.raises(RuleViolation) as info:
+        standings(puzzles, sheets)
+    assert info.value.code == code
+    return info.value
+
+
+# --- The module itself ------------------------------------------------------------------
+
+
+def test_importing_the_rules_loads_no_django():
+    """The rules are pure: importing scoring.rules must not import Django."""
+    code = (
+        "import scoring.rules, sys; "
+        "assert not any(m == 'django' or m.startswith('django.') for m in sys.modules), "
+        "sorted(m for m in sys.modules if m.startswith('django'))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_rule_violation_has_a_code_and_a_message():
+    error = RuleViolation("time_order", "A sentence.")
+    assert isinstance(error, ValueError)
+    assert error.code == "time_order"
+    assert str(error) == "A sentence."
+
+
+def test_no_sheets_no_standings():
+    assert standings(PUZZLES, []) == []
+
+
+def test_standing_fields():
+    """R8, R9: pieces of whole puzzles plus the count; finished and the last finish time."""
+    row = one(Sheet("a", (Finish(1, 1800), Finish(2, 4000, (1,))), counted=120))
+    assert row == Standing(
+        rank=1, team="a", pieces=500 + 999 + 120, finished=2, last_finish_seconds=4000,
+        disqualified=False,
+    )  # fmt: skip
+
+
+def test_finishes_in_any_input_order():
+    """R7: finishes are sorted by position before they are checked."""
+    row = one(Sheet("a", (Finish(3, 9000), Finish(1, 1000), Finish(2, 5000))))
+    assert (row.pieces, row.finished, row.last_finish_seconds) == (2500, 3, 9000)
+
+
+# --- R8: missing pieces -----------------------------------------------------------------
+
+
+def test_r8_lone_missing_piece_is_deducted():
+    """R8: a spot of 1 missing piece is subtracted."""
+    assert deducted([1]) == 1
+    assert deducted([1, 1, 1]) == 3
+
+
+def test_r8_adjacent_missing_pieces_are_a_production_fault():
+    """R8: a spot of 2 or more adjacent missing pieces is not subtracted."""
+    assert deducted([2]) == 0
+    assert deducted([5, 2]) == 0
+    assert deducted([1, 4, 1, 2]) == 2
+    assert deducted([]) == 0
+
+
+def test_r8_finish_pieces_subtract_lone_missing_only():
+    """R8: the finish counts the puzzle's pieces less the lone missing pieces."""
+    row = one(Sheet("a", (Finish(1, 1000, (1, 3, 1)),)))
+    assert row.pieces == 498
+
+
+@pytest.mark.parametrize("size", [0, -1])
+def test_r8_refuses_missing_not_positive(size):
+    """R8, code missing_not_positive: a missing spot must have at least 1 piece."""
+    with pytest.raises(RuleViolation) as info:
+        deducted([1, size])
+    assert info.value.code == "missing_not_positive"
+    refused("missing_not_positive", [Sheet("a", (Finish(1, 1000, (size,)),))])
+
+
+def test_r8_refuses_missing_too_many():
+    """R8, code missing_too_many: the spots add up to more than the puzzle's pieces."""
+    refused("missing_too_many", [Sheet("a", (Finish(1, 1000, (400, 101)),))])
+    # Exactly the puzzle's pieces is the most there can be.
+    assert one(Sheet("a", (Finish(1, 1000, (400, 100)),))).pieces == 500
+
+
+# --- R7: the fixed order ----------------------------------------------------------------
+
+
+def test_r7_refuses_a_gap_out_of_order():
+    """R7, code out_of_order: a finish for puzzle 2 without one for puzzle 1."""
+    refused("out_of_order", [Sheet("a", (Finish(2, 1000),))])
+    refused("out_of_order", [Sheet("a", (Finish(1, 1000), Finish(3, 2000)))])
+
+
+def test_r7_refuses_two_finishes_for_one_puzzle():
+    """R7, code already_finished: the same position twice."""
+    refused("already_finished", [Sheet("a", (Finish(1, 1000), Finish(1, 2000)))])
+
+
+def test_r7_refuses_unknown_position():
+    """R7, code unknown_position: a finish for a puzzle not in the sequence."""
+    refused(
+        "unknown_position", [Sheet("a", (Finish(1, 1), Finish(2, 2), Finish(3, 3), Finish(4, 4)))]
+    )
+    refused("unknown_position", [Sheet("a", (Finish(0, 1000),))])
+
+
+def test_r7_refuses_time_order():
+    """R7, code time_order: a puzzle finished before the puzzle ahead of it in the sequence."""
+    error = refused("time_order", [Sheet("a", (Finish(1, 2000), Finish(2, 1999)))])
+    assert "0:33:19" in str(error)
+    # The same second twice is not earlier.
+    assert one(Sheet("a", (Finish(1, 2000), Finish(2, 2000)))).last_finish_seconds == 2000
+
+
+def test_refuses_negative_time():
+    """R5, code negative_time: a time before the clock started."""
+    refused("negative_time", [Sheet("a", (Finish(1, -1),))])
+
+
+def test_refuses_duplicate_team():
+    """Code duplicate_team: one sheet per team."""
+    refused("duplicate_team", [Sheet(7), Sheet(8), Sheet(7, counted=3)])
+
+
+def test_refuses_puzzle_sequence_not_1_to_n():
+    """R7, code puzzle_sequence: the puzzles are positions 1..N."""
+    refused("puzzle_sequence", [], puzzles=(Puzzle(1, 10), Puzzle(3, 10)))
+    refused("puzzle_sequence", [], puzzles=(Puzzle(1, 10), Puzzle(1, 10)))
+
+
+def test_refuses_puzzle_without_pieces():
+    """Code puzzle_not_positive: a puzzle has at least 1 piece."""
+    refused("puzzle_not_positive", [], puzzles=(Puzzle(1, 0),))
+
+
+def test_puzzles_in_any_input_order():
+    rows = standings((Puzzle(2, 1000), Puzzle(1, 500)), [Sheet("a", (Finish(1, 10),), 30)])
+    assert rows[0].pieces == 530
+
+
+# --- R9: the count of the unfinished puzzle ---------------------------------------------
+
+
+def test_r9_count_adds_to_the_pieces():
+    """R9: the count of the unfinished puzzle adds to the whole puzzles' pieces."""
+    assert one(Sheet("a", counted=3)).pieces == 3
+    assert one(Sheet("a", counted=0)).pieces == 0
+    assert one(Sheet("a", (Finish(1, 10),), counted=1000)).pieces == 1500
+
+
+def test_r9_refuses_count_too_small():
+    """R9, code count_too_small: only groups of at least 3 pieces count, so never 1 or 2."""
+    refused("count_too_small", [Sheet("a", counted=1)])
+    refused("count_too_small", [Sheet("a", counted=2)])
+
+
+def test_r9_refuses_count_too_large():
+    """R9, code count_too_large: more than the unfinished puzzle's pieces."""
+    refused("count_too_large", [Sheet("a", counted=501)])
+    refused("count_too_large", [Sheet("a", (Finish(1, 10),), counted=1001)])
+    assert one(Sheet("a", counted=500)).pieces == 500
+
+
+def test_r9_refuses_count_negative():
+    """R9, code count_negative: a count below 0."""
+    refused("count_negative", [Sheet("a", counted=-3)])
+
+
+@pytest.mark.parametrize("counted", [0, 3])
+def test_r9_refuses_count_when_all_finished(counted):
+    """R9, code all_finished: any count, even 0, for a team with no unfinished puzzle."""
+    done = (Finish(1, 10), Finish(2, 20), Finish(3, 30))
+    refused("all_finished", [Sheet("a", done, counted=counted)])
+    assert one(Sheet("a", done)).pieces == 2500
+
+
+# --- R11: ranking -----------------------------------------------------------------------
+
+
+def test_r11_more_pieces_first():
+    """R11: the team with the most pieces wins, whatever its time."""
+    rows = standings(
+        PUZZLES,
+        [Sheet("slow", (Finish(1, 3000),), counted=10), Sheet("fast", (Finish(1, 100),))],
+    )
+    assert [(s.team, s.rank) for s in rows] == [("slow", 1), ("fast", 2)]
+
+
+def test_r11_equal_pieces_earlier_last_finish_first():
+    """R11: on equal pieces, the team that finished its last whole puzzle first is ahead."""
+    rows = standings(
+        PUZZLES,
+        [Sheet("b", (Finish(1, 1201),), counted=20), Sheet("a", (Finish(1, 1200),), counted=20)],
+    )
+    assert [(s.team, s.rank) for s in rows] == [("a", 1), ("b", 2)]
+
+
+def test_r11_no_finish_after_a_team_with_one():
+    """R11: on equal pieces, a team with no whole puzzle comes after every team with one."""
+    rows = standings(
+        (Puzzle(1, 500), Puzzle(2, 1000)),
+        [Sheet("none", counted=500), Sheet("one", (Finish(1, 7200),))],
+    )
+    assert [(s.team, s.rank) for s in rows] == [("one", 1), ("none", 2)]
+
+
+def test_r11_still_equal_shares_the_rank_and_the_next_skips():
+    """R11: equal pieces and equal time share a rank, and the next rank skips (1, 2, 2, 4)."""
+    rows = standings(
+        PUZZLES,
+        [
+            Sheet("d", counted=100),
+            Sheet("c", (Finish(1, 900),), counted=10),
+            Sheet("b", (Finish(1, 900),), counted=10),
+            Sheet("a", (Finish(1, 800),), counted=400),
+        ],
+    )
+    assert [(s.team, s.rank) for s in rows] == [("a", 1), ("b", 2), ("c", 2), ("d", 4)]
+
+
+def test_r11_teams_without_finish_and_equal_pieces_share_a_rank():
+    """R11: two teams with the same count and no finish are still equal."""
+    rows = standings(PUZZLES, [Sheet(2, counted=10), Sheet(1, counted=10), Sheet(3, counted=0)])
+    assert [(s.team, s.rank) for s in rows] == [(1, 1), (2, 1), (3, 3)]
+
+
+def test_r11_exact_ties_listed_by_team_id_not_input_order():
+    """Exactly tied teams are listed by id (numbers numerically), never by input order."""
+    sheets = [Sheet(10, counted=5), Sheet(9, counted=5), Sheet(100, counted=5)]
+    assert [s.team for s in standings(PUZZLES, sheets)] == [9, 10, 100]
+    assert [s.team for s in standings(PUZZLES, sheets[::-1])] == [9, 10, 100]
+
+
+def test_r11_disqualified_last_without_rank():
+    """R11 (R14, R18): disqualified teams have rank None and come after all ranked teams."""
+    rows = standings(
+        PUZZLES,
+        [
+            Sheet("dq-best", (Finish(1, 10), Finish(2, 20)), disqualified=True),
+            Sheet("dq-low", counted=3, disqualified=True),
+            Sheet("low", counted=0),
+            Sheet("mid", counted=300),
+        ],
+    )
+    assert [(s.team, s.rank) for s in rows] == [
+        ("mid", 1),
+        ("low", 2),
+        ("dq-best", None),
+        ("dq-low", None),
+    ]
+    assert rows[2].pieces == 1500
+    assert rows[2].disqualified
+
+
+def test_disqualified_sheet_is_still_checked():
+    """A disqualified team's records obey the rules too."""
+    refused("count_too_small", [Sheet("a", counted=2, disqualified=True)])
+
+
+# --- Sentences for people ---------------------------------------------------------------
+
+
+def st(team, pieces, last, rank=1, disqualified=False):
+    return Standing(rank, team, pieces, 1 if last is not None else 0, last, disqualified)
+
+
+def test_format_hms():
+    assert format_hms(0) == "0:00:00"
+    assert format_hms(45) == "0:00:45"
+    assert format_hms(5025) == "1:23:45"
+    assert format_hms(36000) == "10:00:00"
+    with pytest.raises(ValueError):  # noqa: PT011
+        format_hms(-1)
+
+
+@pytest.mark.parametrize(
+    ("seconds", "da", "en"),
+    [
+        (1, "1 sekund", "1 second"),
+        (45, "45 sekunder", "45 seconds"),
+        (60, "1 minut", "1 minute"),
+        (120, "2 minutter", "2 minutes"),
+        (125, "2 minutter og 5 sekunder", "2 minutes and 5 seconds"),
+        (3600, "1 time", "1 hour"),
+        (3600 + 60 + 7, "1 time og 1 minut", "1 hour and 1 minute"),
+        (2 * 3600 + 30 * 60, "2 timer og 30 minutter", "2 hours and 30 minutes"),
+    ],
+)
+def test_format_duration(seconds, da, en):
+    assert format_duration(seconds) == da
+    assert format_duration(seconds, "da") == da
+    assert format_duration(seconds, "en") == en
+
+
+def test_r11_tie_break_reason_earlier_danish():
+    """R11: the tie-break sentence of the glossary, in Danish."""
+    reason = tie_break_reason(st(1, 900, 5025), st(2, 900, 5145, 2), ahead_name="Kantsøgerne")
+    assert reason == (
+        "Samme antal brikker; Kantsøgerne lagde deres sidste hele puslespil færdigt "
+        "2 minutter tidligere."
+    )
+
+
+def test_r11_tie_break_reason_earlier_english():
+    """R11: the tie-break sentence in English."""
+    reason = tie_break_reason(
+        st(1, 900, 5025), st(2, 900, 5145, 2), ahead_name="Kantsøgerne", language="en"
+    )
+    assert reason == "Same pieces; Kantsøgerne finished their last whole puzzle 2 minutes earlier."
+
+
+def test_r11_tie_break_reason_with_time():
+    """R11: the sentence may give the time the team finished its last whole puzzle."""
+    ahead, behind = st(1, 900, 5025), st(2, 900, 5070, 2)
+    assert tie_break_reason(ahead, behind, ahead_name="K", language="en", with_time=True) == (
+        "Same pieces; K finished their last whole puzzle at 1:23:45, 45 seconds earlier."
+    )
+    assert tie_break_reason(ahead, behind, ahead_name="K", with_time=True) == (
+        "Samme antal brikker; K lagde deres sidste hele puslespil færdigt på 1:23:45, "
+        "45 sekunder tidligere."
+    )
+
+
+def test_r11_tie_break_reason_only_one_finished():
+    """R11: a team with a whole puzzle is ahead of one without."""
+    ahead, behind = st(1, 900, 5025), st(2, 900, None, 2)
+    assert tie_break_reason(ahead, behind, ahead_name="K", language="en") == (
+        "Same pieces; only K finished a whole puzzle."
+    )
+    assert tie_break_reason(ahead, behind, ahead_name="K", language="da") == (
+        "Samme antal brikker; kun K lagde et helt puslespil færdigt."
+    )
+
+
+def test_r11_tie_break_reason_shared_place():
+    """R11: equal pieces and equal time is a shared place."""
+    ahead, behind = st(1, 900, 5025), st(2, 900, 5025)
+    assert tie_break_reason(ahead, behind, ahead_name="K") == (
+        "Samme antal brikker og samme tid: delt placering."
+    )
+    assert tie_break_reason(ahead, behind, ahead_name="K", language="en") == (
+        "Same pieces and same time: shared place."
+    )
+    nobody = st(1, 900, None), st(2, 900, None)
+    assert tie_break_reason(*nobody, ahead_name="K", language="en") == (
+        "Same pieces and no whole puzzle finished: shared place."
+    )
+    assert tie_break_reason(*nobody, ahead_name="K") == (
+        "Samme antal brikker og intet helt puslespil færdigt: delt placering."
+    )
+
+
+def test_r11_tie_break_reason_none_without_a_tie():
+    """R11: different pieces need no tie-break; a disqualified team has no place to explain."""
+    assert tie_break_reason(st(1, 901, 9000), st(2, 900, 10, 2), ahead_name="K") is None
+    dq = st(2, 900, 6000, None, disqualified=True)
+    assert tie_break_reason(st(1, 900, 5000), dq, ahead_name="K") is None
+
+
+def test_tie_break_reason_language_codes():
+    """Region variants use their language; an unknown language gets Danish, the default."""
+    ahead, behind = st(1, 900, 5025), st(2, 900, 5025)
+    assert tie_break_reason(ahead, behind, ahead_name="K", language="en-gb").startswith("Same")
+    assert tie_break_reason(ahead, behind, ahead_name="K", language="de").startswith("Samme")
+
+
+def test_tie_break_reason_refuses_wrong_order():
+    """The team named ahead must come first by R11."""
+    with pytest.raises(ValueError, match="ahead"):
+        tie_break_reason(st(1, 900, 6000), st(2, 900, 5000), ahead_name="K")
+    with pytest.raises(ValueError, match="ahead"):
+        tie_break_reason(st(1, 900, None), st(2, 900, 5000), ahead_name="K")
+
+
+def test_tie_break_reason_matches_standings():
+    """The sentence explains the order standings() gives."""
+    rows = standings(PUZZLES, [Sheet("b", (Finish(1, 700),)), Sheet("a", (Finish(1, 600),))])
+    assert tie_break_reason(rows[0], rows[1], ahead_name="A", language="en") == (
+        "Same pieces; A finished their last whole puzzle 1 minute and 40 seconds earlier."
+    )

@@ -1,0 +1,193 @@
+"""Property tests of the pure scoring rules (R7, R8, R9, R11) with hypothesis."""
+
+import dataclasses
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring.rules import Finish, Puzzle, Sheet, Standing, deducted, standings
+
+SETTINGS = settings(max_examples=150, deadline=None)
+
+# Few distinct sizes and times make ties in pieces and in time common, which is where the
+# ranking rules (R11) have something to decide.
+piece_counts = st.one_of(st.sampled_from([1, 2, 3, 10, 500, 1000]), st.integers(1, 2000))
+times = st.one_of(st.integers(0, 20).map(lambda m: m * 300), st.integers(0, 20_000))
+team_ids = st.one_of(st.integers(-1000, 1000), st.text(max_size=3))
+
+
+@st.composite
+def missing_spots(draw, pieces: int) -> tuple[int, ...]:
+    """R8: spot sizes, each at least 1, adding up to no more than the puzzle's pieces."""
+    spots: list[int] = []
+    left = pieces
+    for _ in range(draw(st.integers(0, 4))):
+        if left < 1:
+            break
+        size = draw(st.one_of(st.just(1), st.integers(1, min(left, 5)), st.integers(1, left)))
+        spots.append(size)
+        left -= size
+    return tuple(spots)
+
+
+@st.composite
+def counts(draw, pieces: int) -> int | None:
+    """R9: no count, 0, or 3..pieces of the unfinished puzzle."""
+    options = [st.none(), st.just(0)]
+    if pieces >= 3:
+        options += [st.sampled_from([3, pieces]), st.integers(3, pieces)]
+    return draw(st.one_of(options))
+
+
+@st.composite
+def sheets_for(draw, puzzles: tuple[Puzzle, ...], team: object) -> Sheet:
+    """A valid sheet: finishes of positions 1..k with non-decreasing times (R7), then a count."""
+    k = draw(st.integers(0, len(puzzles)))
+    seconds = sorted(draw(st.lists(times, min_size=k, max_size=k)))
+    finishes = tuple(
+        Finish(p.position, t, draw(missing_spots(p.pieces)))
+        for p, t in zip(puzzles[:k], seconds, strict=True)
+    )
+    counted = draw(counts(puzzles[k].pieces)) if k < len(puzzles) else None
+    disqualified = draw(st.sampled_from([False, False, False, True]))
+    return Sheet(team, finishes, counted, disqualified)
+
+
+@st.composite
+def competitions(draw) -> tuple[tuple[Puzzle, ...], list[Sheet]]:
+    """Puzzles 1..N and one valid sheet per team."""
+    n = draw(st.integers(1, 5))
+    puzzles = tuple(Puzzle(i, draw(piece_counts)) for i in range(1, n + 1))
+    teams = draw(st.lists(team_ids, unique=True, max_size=12))
+    return puzzles, [draw(sheets_for(puzzles, team)) for team in teams]
+
+
+def ahead(a: Standing, b: Standing) -> bool:
+    """R11, written out independently: does `a` rank strictly before `b`?"""
+    if a.pieces != b.pieces:
+        return a.pieces > b.pieces
+    if a.last_finish_seconds is None or b.last_finish_seconds is None:
+        return a.last_finish_seconds is not None and b.last_finish_seconds is None
+    return a.last_finish_seconds < b.last_finish_seconds
+
+
+@SETTINGS
+@given(competitions())
+def test_r11_ranks_ascend_and_disqualified_last(competition):
+    """R11: ranks never go down the list; disqualified teams come last with rank None."""
+    puzzles, sheets = competition
+    rows = standings(puzzles, sheets)
+    assert sorted(map(repr, (s.team for s in rows))) == sorted(repr(s.team) for s in sheets)
+    flags = [s.disqualified for s in rows]
+    assert flags == sorted(flags), "a disqualified team before a ranked one"
+    assert all((s.rank is None) == s.disqualified for s in rows)
+    ranks = [s.rank for s in rows if not s.disqualified]
+    assert ranks == sorted(ranks)
+    assert not ranks or ranks[0] == 1
+
+
+@SETTINGS
+@given(competitions())
+def test_r11_equal_rank_only_for_equal_pieces_and_time(competition):
+    """R11: two ranked teams share a rank exactly when pieces and last finish time are equal."""
+    rows = [s for s in standings(*competition) if not s.disqualified]
+    for a in rows:
+        for b in rows:
+            same = (a.pieces, a.last_finish_seconds) == (b.pieces, b.last_finish_seconds)
+            assert (a.rank == b.rank) == same
+
+
+@SETTINGS
+@given(competitions())
+def test_r11_rank_is_one_plus_teams_strictly_ahead(competition):
+    """R11: rank = 1 + ranked teams strictly ahead, so shared ranks skip (1, 2, 2, 4)."""
+    rows = [s for s in standings(*competition) if not s.disqualified]
+    for s in rows:
+        assert s.rank == 1 + sum(ahead(other, s) for other in rows)
+
+
+@SETTINGS
+@given(competitions(), st.data())
+def test_r7_r11_input_order_never_matters(competition, data):
+    """R7, R11: shuffling the sheets and each team's finishes gives the very same standings."""
+    puzzles, sheets = competition
+    expected = standings(puzzles, sheets)
+    shuffled = [
+        dataclasses.replace(s, finishes=tuple(data.draw(st.permutations(s.finishes))))
+        for s in data.draw(st.permutations(sheets))
+    ]
+    shuffled_puzzles = data.draw(st.permutations(puzzles))
+    got = standings(shuffled_puzzles, shuffled)
+    assert got == expected
+    assert {s.team: s for s in got} == {s.team: s for s in expected}
+
+
+@SETTINGS
+@given(competitions())
+def test_r8_r9_pieces_add_up(competition):
+    """R8, R9: pieces = whole puzzles less lone missing pieces, plus the count."""
+    puzzles, sheets = competition
+    size = {p.position: p.pieces for p in puzzles}
+    rows = {s.team: s for s in standings(puzzles, sheets)}
+    for sheet in sheets:
+        row = rows[sheet.team]
+        whole = sum(size[f.position] - deducted(f.missing) for f in sheet.finishes)
+        assert row.pieces == whole + (sheet.counted or 0)
+        assert row.finished == len(sheet.finishes)
+        assert row.last_finish_seconds == max(
+            (f.elapsed_seconds for f in sheet.finishes), default=None
+        )
+
+
+@SETTINGS
+@given(competitions(), st.data())
+def test_r8_r9_next_finish_never_lowers_pieces(competition, data):
+    """R8, R9: finishing the unfinished puzzle never gives fewer pieces than counting it.
+
+    A count can be at most the pieces on the table, so at most the puzzle's pieces less all
+    missing ones; the finish subtracts only the lone missing pieces.
+    """
+    puzzles, sheets = competition
+    open_ = [s for s in sheets if len(s.finishes) < len(puzzles)]
+    if not open_:
+        return
+    sheet = data.draw(st.sampled_from(open_))
+    puzzle = puzzles[len(sheet.finishes)]
+    last = max((f.elapsed_seconds for f in sheet.finishes), default=0)
+    missing = data.draw(missing_spots(puzzle.pieces))
+    on_table = puzzle.pieces - sum(missing)
+    before_count = data.draw(st.sampled_from([None, 0] + ([on_table] if on_table >= 3 else [])))
+    before = dataclasses.replace(sheet, counted=before_count)
+    after = dataclasses.replace(
+        sheet,
+        finishes=(
+            *sheet.finishes,
+            Finish(puzzle.position, data.draw(st.integers(last, last + 9999)), missing),
+        ),
+        counted=None,
+    )
+    old = {s.team: s for s in standings(puzzles, [before if s is sheet else s for s in sheets])}
+    new = {s.team: s for s in standings(puzzles, [after if s is sheet else s for s in sheets])}
+    assert new[sheet.team].pieces >= old[sheet.team].pieces
+    assert new[sheet.team].finished == old[sheet.team].finished + 1
+
+
+@SETTINGS
+@given(competitions(), st.data())
+def test_r9_raising_a_count_never_lowers_pieces_or_rank(competition, data):
+    """R9, R11: a higher count gives more pieces and never a worse rank."""
+    puzzles, sheets = competition
+    open_ = [s for s in sheets if len(s.finishes) < len(puzzles)]
+    if not open_:
+        return
+    sheet = data.draw(st.sampled_from(open_))
+    pieces = puzzles[len(sheet.finishes)].pieces
+    if pieces < 3 or (sheet.counted or 0) >= pieces:
+        return
+    higher = data.draw(st.integers(max(3, (sheet.counted or 0) + 1), pieces))
+    raised = dataclasses.replace(sheet, counted=higher)
+    old = {s.team: s for s in standings(puzzles, sheets)}
+    new = {s.team: s for s in standings(puzzles, [raised if s is sheet else s for s in sheets])}
+    assert new[sheet.team].pieces > old[sheet.team].pieces
+    if not sheet.disqualified:
+        assert new[sheet.team].rank <= old[sheet.team].rank

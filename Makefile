@@ -35,11 +35,10 @@ fmt: venv
 migrations-check: venv
 	$(BIN)/python manage.py makemigrations --check --dry-run
 
-# Extract new strings into the Danish catalogue and compile it (needs gettext).
+# Extract new strings into the Danish catalogue, fill in the Danish texts from
+# locale/da/*.tsv (English<TAB>Danish) and compile the .mo (needs gettext).
 messages: venv
-	$(BIN)/python manage.py makemessages -l da --ignore '.venv/*' --ignore 'var/*' --no-obsolete
-	$(BIN)/python manage.py makemessages -d djangojs -l da --ignore '.venv/*' --ignore 'var/*' --ignore 'static/vendor/*' --no-obsolete
-	$(BIN)/python manage.py compilemessages --ignore '.venv/*'
+	flock locale/.lock sh -c "$(BIN)/python manage.py makemessages -l da --ignore '.venv/*' --ignore 'var/*' --ignore 'tests/*' --no-obsolete && $(BIN)/python tools/po_fill.py locale/da/*.tsv"
 
 bench: venv
 	$(BIN)/python bench/run.py

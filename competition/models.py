@@ -24,6 +24,7 @@ RESERVED_SLUGS = frozenset(
         "healthz",
         "static",
         "media",
+        "objections",
         "i18n",
         "favicon.ico",
         "robots.txt",

@@ -12,4 +12,5 @@ urlpatterns = [
     path("v1/", include("competition.api_urls")),
     path("v1/", include("judging.api_urls")),
     path("v1/", include("scoring.api_urls")),
+    path("v1/", include("judging.api_urls_objections")),
 ]

@@ -1,6 +1,7 @@
 """Fill Danish translations into locale/da/LC_MESSAGES/django.po and compile it.
 
-Usage: python tools/po_fill.py < pairs.tsv   (each line: English msgid<TAB>Danish msgstr)
+Usage: python tools/po_fill.py locale/da/*.tsv   (each line: English msgid<TAB>Danish msgstr)
+The .tsv files are the source of the Danish texts, one file per area of the app.
 Lines for msgids not in the .po are reported (run `make messages` first to extract them).
 The English catalogue needs no strings: msgids are English.
 """
@@ -17,7 +18,10 @@ def main() -> int:
     po = polib.pofile(str(PO))
     by_id = {e.msgid: e for e in po}
     missing = []
-    for line in sys.stdin.read().splitlines():
+    lines = []
+    for name in sys.argv[1:]:
+        lines += Path(name).read_text(encoding="utf-8").splitlines()
+    for line in lines:
         if not line.strip() or "\t" not in line:
             continue
         msgid, msgstr = line.split("\t", 1)

@@ -1,0 +1,2 @@
+"""Objections and finalising the results (R20)."""
+__all__: list[str] = []

@@ -1,2 +1,268 @@
-"""Objections and finalising the results (R20)."""
-__all__: list[str] = []
+"""Objections and finalising the results (R20).
+
+An objection is filed at the desk before the prize-giving and resolved by an admin; an
+upheld objection's correction goes through the same correction services as any other, so
+the audit entry names the objection. Finalising makes the competition final: after it every
+write service refuses with `final` (`ensure_not_final`).
+
+Finalising before the clock has started is refused with `clock_not_started` (there are no
+results to make final); while the clock runs, with `clock_running`.
+"""
+
+from collections.abc import Sequence
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Count as CountOf
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from competition.errors import Refusal, ensure_not_final
+from competition.models import Competition, Team
+from judging.audit import audit_record
+from judging.models import Count, Finish, Objection
+from judging.services import finishes as finish_services
+
+__all__ = [
+    "competition_finalise",
+    "finalise_blockers",
+    "objection_file",
+    "objection_resolve",
+]
+
+
+def _objection_dict(objection: Objection) -> dict:
+    return {
+        "id": objection.pk,
+        "team": objection.team_id,
+        "finish": objection.finish_id,
+        "count": objection.count_id,
+        "text": objection.text,
+        "decision": objection.decision,
+        "note": objection.note,
+        "resolved_at": objection.resolved_at,
+    }
+
+
+def _lock_competition(competition_id: int) -> Competition:
+    return Competition.objects.select_for_update().get(pk=competition_id)
+
+
+@transaction.atomic
+def objection_file(
+    *, team: Team, by, text: str, finish: Finish | None = None, count: Count | None = None
+) -> Objection:
+    """R20: the desk takes a team's objection, before the prize-giving."""
+    competition = _lock_competition(team.competition_id)
+    if competition.is_final:
+        raise Refusal(
+            "final",
+            _(
+                "The results are final: objections must be made at the desk before the "
+                "prize-giving (R20)."
+            ),
+        )
+    text = (text or "").strip()
+    errors = {}
+    if not text:
+        errors["text"] = _("Write what the team objects to.")
+    if finish is not None and finish.team_id != team.pk:
+        errors["finish"] = _("This finish belongs to another team.")
+    if count is not None and count.team_id != team.pk:
+        errors["count"] = _("This count belongs to another team.")
+    if errors:
+        raise ValidationError(errors)
+    objection = Objection(team=team, finish=finish, count=count, text=text, filed_by=by)
+    objection.full_clean()
+    objection.save()
+    audit_record(
+        competition=competition,
+        user=by,
+        action="objection_file",
+        team=team,
+        after=_objection_dict(objection),
+        objection=objection,
+    )
+    # The standings mark the team "under review" while the objection is open.
+    competition.bump_standings()
+    return objection
+
+
+@transaction.atomic
+def objection_resolve(
+    *,
+    objection: Objection,
+    by,
+    decision: str,
+    note: str,
+    elapsed_seconds: int | None = None,
+    missing: Sequence[int] | None = None,
+    pieces: int | None = None,
+) -> Objection:
+    """R20: an admin upholds or rejects an objection, with a note.
+
+    Upheld with a correction: the finish's time or missing spots, or the count's pieces, are
+    corrected through `finish_correct` / `count_correct` with the note as the reason, and
+    their audit entries name this objection.
+    """
+    competition = _lock_competition(objection.team.competition_id)
+    ensure_not_final(competition)
+    objection = Objection.objects.select_for_update().get(pk=objection.pk)
+    if not objection.is_open:
+        raise Refusal(
+            "already_resolved",
+            _("This objection was already %(decision)s by %(user)s.")
+            % {
+                "decision": objection.get_decision_display().lower(),
+                "user": objection.resolved_by.get_username() if objection.resolved_by else "?",
+            },
+        )
+    note = (note or "").strip()
+    corrects_finish = elapsed_seconds is not None or missing is not None
+    corrects_count = pieces is not None
+    errors = {}
+    if decision not in (Objection.Decision.UPHELD, Objection.Decision.REJECTED):
+        errors["decision"] = _("Choose upheld or rejected.")
+    if not note:
+        errors["note"] = _("Write the reason for the decision: it is kept with the objection.")
+    if decision == Objection.Decision.REJECTED and (corrects_finish or corrects_count):
+        errors["decision"] = _("A rejected objection changes nothing: leave the correction out.")
+    if corrects_finish and objection.finish_id is None:
+        errors["elapsed_seconds"] = _(
+            "This objection is not about a finish, so there is no time or missing pieces to "
+            "correct."
+        )
+    if corrects_count and objection.count_id is None:
+        errors["pieces"] = _(
+            "This objection is not about a count, so there is no count to correct."
+        )
+    if errors:
+        raise ValidationError(errors)
+
+    before = _objection_dict(objection)
+    if decision == Objection.Decision.UPHELD:
+        if corrects_finish:
+            finish_services.finish_correct(
+                finish=objection.finish,
+                by=by,
+                reason=note,
+                elapsed_seconds=elapsed_seconds,
+                missing=missing,
+                objection=objection,
+            )
+        if corrects_count:
+            finish_services.count_correct(
+                count=objection.count, by=by, reason=note, pieces=pieces, objection=objection
+            )
+    objection.decision = decision
+    objection.note = note
+    objection.resolved_by = by
+    objection.resolved_at = timezone.now()
+    objection.save(update_fields=["decision", "note", "resolved_by", "resolved_at"])
+    audit_record(
+        competition=competition,
+        user=by,
+        action="objection_resolve",
+        team=objection.team,
+        before=before,
+        after=_objection_dict(objection),
+        reason=note,
+        objection=objection,
+    )
+    competition.bump_standings()
+    return objection
+
+
+def _team_dict(team: Team) -> dict:
+    return {"id": team.pk, "name": team.name, "table": team.table}
+
+
+def finalise_blockers(competition: Competition) -> dict:
+    """What stands between the competition and its final results, for pages and the service.
+
+    {"open_objections": [Objection], "counts_missing": [Team]}: three queries. A team
+    competes unless withdrawn or disqualified; check-in never matters here (DESIGN.md).
+    """
+    open_objections = list(
+        Objection.objects.filter(team__competition=competition, decision=Objection.Decision.OPEN)
+        .select_related("team")
+        .order_by("filed_at", "id")
+    )
+    puzzles = competition.puzzles.count()
+    counts_missing = list(
+        Team.objects.filter(
+            competition=competition, withdrawn=False, disqualified=False, count__isnull=True
+        )
+        .annotate(finished=CountOf("finishes"))
+        .filter(finished__lt=puzzles)
+        .order_by("table")
+        .only("id", "name", "table")
+    )
+    return {"open_objections": open_objections, "counts_missing": counts_missing}
+
+
+@transaction.atomic
+def competition_finalise(*, competition: Competition, by) -> Competition:
+    """R20: the results are final at the prize-giving; after this nothing changes.
+
+    Refused while the clock has not started (`clock_not_started`) or runs (`clock_running`),
+    while an objection is open (`objections_open`), or while a competing team with an
+    unfinished puzzle has no count (`counts_missing`, naming the teams).
+    """
+    competition = _lock_competition(competition.pk)
+    ensure_not_final(competition)
+    now = timezone.now()
+    if competition.started_at is None:
+        raise Refusal(
+            "clock_not_started",
+            _("The clock has not been started: there are no results to make final."),
+        )
+    if competition.is_running(now):
+        raise Refusal(
+            "clock_running",
+            _("The clock is still running: the results can be made final when time is up."),
+        )
+    blockers = finalise_blockers(competition)
+    if blockers["open_objections"]:
+        objections = blockers["open_objections"]
+        tables = ", ".join(str(o.team.table) for o in objections)
+        raise Refusal(
+            "objections_open",
+            ngettext(
+                "%(n)d objection is still open (table %(tables)s): resolve it first.",
+                "%(n)d objections are still open (tables %(tables)s): resolve them first.",
+                len(objections),
+            )
+            % {"n": len(objections), "tables": tables},
+            objections=[{"id": o.pk, "team": _team_dict(o.team)} for o in objections],
+        )
+    if blockers["counts_missing"]:
+        teams = blockers["counts_missing"]
+        names = ", ".join(
+            _("%(name)s (table %(table)d)") % {"name": t.name, "table": t.table} for t in teams
+        )
+        raise Refusal(
+            "counts_missing",
+            ngettext(
+                "A count is missing for %(n)d team: %(names)s.",
+                "Counts are missing for %(n)d teams: %(names)s.",
+                len(teams),
+            )
+            % {"n": len(teams), "names": names},
+            teams=[_team_dict(t) for t in teams],
+        )
+    before = {"finalised_at": None}
+    competition.finalised_at = now
+    competition.finalised_by = by if getattr(by, "is_authenticated", False) else None
+    competition.save(update_fields=["finalised_at", "finalised_by"])
+    audit_record(
+        competition=competition,
+        user=by,
+        action="competition_finalise",
+        before=before,
+        after={"finalised_at": competition.finalised_at},
+    )
+    competition.bump_standings()
+    competition.refresh_from_db()
+    return competition

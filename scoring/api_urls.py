@@ -1,4 +1,12 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from scoring import api
 
 app_name = "scoring_api"
-urlpatterns: list = []
+urlpatterns = [
+    path(
+        "competitions/<slug:slug>/standings",
+        api.StandingsView.as_view(),
+        name="standings",
+    ),
+]

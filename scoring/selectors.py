@@ -1,0 +1,326 @@
+"""Standings from the database (R7, R8, R9, R11), ranked by the pure rules and cached.
+
+One computation per change: the computed standings are cached in Django's cache per
+(competition, standings version, clock status). The version is bumped in the same
+transaction as every write that can change the standings; the status is in the key
+because the clock ends by itself without a write. What a reader sees is decided by the
+version in the database, never by process-local state, except that a public reader may
+reuse the version this process read less than a second ago (`MEMO_SECONDS`).
+
+When the recorded data breaks a rule, the public keeps the last good standings and staff
+see the error (`"error"`); nothing raises.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from django.core.cache import cache
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from competition.models import Competition, Puzzle, Team
+from judging.models import Finish, Objection
+from scoring import rules
+
+__all__ = [
+    "CACHE_SECONDS",
+    "MEMO_SECONDS",
+    "api_body",
+    "competition_standings",
+    "competition_state",
+    "memo_clear",
+    "standings_for",
+    "standings_key",
+]
+
+log = logging.getLogger(__name__)
+
+CACHE_SECONDS = 6 * 3600
+MEMO_SECONDS = 1.0
+LANGUAGES = ("da", "en")
+
+# The state fields read on every request: small, one row.
+STATE_FIELDS = (
+    "id",
+    "slug",
+    "name",
+    "venue",
+    "starts_at",
+    "duration_minutes",
+    "started_at",
+    "stopped_at",
+    "finalised_at",
+    "standings_version",
+)
+
+# slug -> (competition state, monotonic time read). Public readers only, 1 s at most.
+_memo: dict[str, tuple[Competition, float]] = {}
+_memo_lock = threading.Lock()
+
+
+def memo_clear() -> None:
+    """Forget the versions this process read (tests use it to act as another process)."""
+    with _memo_lock:
+        _memo.clear()
+
+
+def competition_state(slug: str, *, fresh: bool = False) -> Competition | None:
+    """The competition's clock and standings version: one small query, or none when this
+    process read it less than `MEMO_SECONDS` ago and the caller is a public reader
+    (`fresh=False`). None when there is no such competition."""
+    now = time.monotonic()
+    if not fresh:
+        hit = _memo.get(slug)
+        if hit is not None and now - hit[1] < MEMO_SECONDS:
+            return hit[0]
+    state = Competition.objects.only(*STATE_FIELDS).filter(slug=slug).first()
+    with _memo_lock:
+        if state is None:
+            _memo.pop(slug, None)
+        else:
+            if len(_memo) > 1000:
+                _memo.clear()
+            _memo[slug] = (state, now)
+    return state
+
+
+def standings_key(state: Competition, status: str) -> str:
+    return f"standings:{state.pk}:{state.standings_version}:{status}"
+
+
+def _good_key(state: Competition) -> str:
+    return f"standings:{state.pk}:good"
+
+
+def competition_standings(competition: Competition, *, staff: bool = False) -> dict:
+    """The DESIGN.md standings body of `competition`, plus what the pages need.
+
+    Extra keys: `name`, `version`, `duration_seconds`, `error` (staff only: `{code,
+    message}` when the data breaks a rule, else None), `stale` (the last good standings
+    are shown because the current data breaks a rule); per row `current` (the puzzle the
+    team is on), `progress` (one entry per puzzle), `tie_break` (`{"da", "en"}` sentences
+    when the team has the same pieces as the team above it), per finish `missing`, `split`,
+    `ppm`. Staff read the version from the database; public readers may reuse the one
+    read within the last second.
+    """
+    state = competition_state(competition.slug, fresh=staff)
+    if state is None:
+        raise Competition.DoesNotExist(competition.slug)
+    return standings_for(state, staff=staff)
+
+
+def standings_for(state: Competition, *, staff: bool = False, status: str | None = None) -> dict:
+    """The standings for an already-read state (see `competition_state`); `status` is the
+    clock's status the caller already worked out (default: now)."""
+    status = status or state.status_at(timezone.now())
+    key = standings_key(state, status)
+    entry = cache.get(key)
+    if entry is None:
+        entry = _compute_entry(state, status)
+        cache.set(key, entry, CACHE_SECONDS)
+    if entry["error"] is None:
+        body = entry["body"]
+        stale = False
+    else:
+        body = cache.get(_good_key(state)) or _empty_body(state, status)
+        stale = True
+    result = dict(body)
+    result["stale"] = stale
+    result["error"] = entry["error"] if staff else None
+    return result
+
+
+def _compute_entry(state: Competition, status: str) -> dict:
+    try:
+        body = _compute(state, status)
+    except rules.RuleViolation as exc:
+        log.error("Standings of %s v%s break a rule: %s", state.slug, state.standings_version, exc)
+        return {"body": None, "error": {"code": exc.code, "message": exc.message}}
+    cache.set(_good_key(state), body, None)
+    return {"body": body, "error": None}
+
+
+def _empty_body(state: Competition, status: str) -> dict:
+    return {
+        **_head(state, status),
+        "puzzles": [],
+        "standings": [],
+        "total_pieces": 0,
+    }
+
+
+def _head(state: Competition, status: str) -> dict:
+    return {
+        "competition": state.slug,
+        "status": str(status),
+        "final": status == "final",
+        "name": state.name,
+        "version": state.standings_version,
+        "duration_seconds": state.duration_minutes * 60,
+    }
+
+
+def _compute(state: Competition, status: str) -> dict:
+    """Three queries whatever the number of teams: puzzles, teams, finishes."""
+    puzzles = list(
+        Puzzle.objects.filter(competition_id=state.pk)
+        .order_by("position")
+        .values("position", "title", "pieces")
+    )
+    open_objection = Objection.objects.filter(team=OuterRef("pk"), decision="open")
+    teams = list(
+        Team.objects.filter(competition_id=state.pk, withdrawn=False)
+        .annotate(under_review=Exists(open_objection))
+        .values("id", "name", "table", "disqualified", "count__pieces", "under_review")
+    )
+    finishes: dict[int, list[dict]] = {t["id"]: [] for t in teams}
+    for f in (
+        Finish.objects.filter(team__competition_id=state.pk, team__withdrawn=False)
+        .order_by("team_id", "puzzle__position")
+        .values("team_id", "puzzle__position", "elapsed_seconds", "missing")
+    ):
+        if f["team_id"] in finishes:  # a team added since the teams were read waits
+            finishes[f["team_id"]].append(f)
+
+    sheets = []
+    for t in teams:
+        try:
+            sheet_finishes = tuple(
+                rules.Finish(
+                    position=f["puzzle__position"],
+                    elapsed_seconds=int(f["elapsed_seconds"]),
+                    missing=tuple(int(size) for size in (f["missing"] or ())),
+                )
+                for f in finishes[t["id"]]
+            )
+        except (TypeError, ValueError) as exc:
+            raise rules.RuleViolation(
+                "bad_missing", f"Team {t['id']}: the missing pieces are not a list of sizes."
+            ) from exc
+        sheets.append(
+            rules.Sheet(
+                team=t["id"],
+                finishes=sheet_finishes,
+                counted=t["count__pieces"],
+                disqualified=t["disqualified"],
+            )
+        )
+    ranked = rules.standings([rules.Puzzle(p["position"], p["pieces"]) for p in puzzles], sheets)
+
+    by_id = {t["id"]: t for t in teams}
+    pieces_at = {p["position"]: p["pieces"] for p in puzzles}
+    rows = []
+    previous: rules.Standing | None = None
+    for s in ranked:
+        team = by_id[s.team]
+        rows.append(_row(s, team, finishes[s.team], puzzles, pieces_at, status, previous, by_id))
+        previous = s
+    return {
+        **_head(state, status),
+        "puzzles": puzzles,
+        "standings": rows,
+        "total_pieces": sum(pieces_at.values()),
+    }
+
+
+def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id) -> dict:
+    out_finishes = []
+    before = 0
+    for f in finishes:
+        missing = list(f["missing"] or [])
+        split = f["elapsed_seconds"] - before
+        before = f["elapsed_seconds"]
+        pieces = pieces_at[f["puzzle__position"]]
+        out_finishes.append(
+            {
+                "puzzle": f["puzzle__position"],
+                "elapsed_seconds": f["elapsed_seconds"],
+                "deducted": rules.deducted(missing),
+                "missing": missing,
+                "split": split,
+                "ppm": round(pieces * 60 / split, 1) if split > 0 else None,
+            }
+        )
+    counted = team["count__pieces"]
+    current = None
+    if s.finished < len(puzzles) and not s.disqualified and status != "final":
+        current = dict(puzzles[s.finished])
+    progress = []
+    for p in puzzles:
+        if p["position"] <= s.finished:
+            progress.append({"position": p["position"], "state": "done", "percent": 100})
+        elif p["position"] == s.finished + 1 and counted is not None:
+            percent = round(100 * counted / p["pieces"]) if p["pieces"] else 0
+            progress.append({"position": p["position"], "state": "counted", "percent": percent})
+        elif p["position"] == s.finished + 1 and status in ("running", "setup"):
+            progress.append({"position": p["position"], "state": "current", "percent": 0})
+        else:
+            progress.append({"position": p["position"], "state": "todo", "percent": 0})
+    tie_break = None
+    if previous is not None:
+        try:
+            texts = {
+                lang: rules.tie_break_reason(
+                    previous,
+                    s,
+                    ahead_name=by_id[previous.team]["name"],
+                    language=lang,
+                    with_time=True,
+                )
+                for lang in LANGUAGES
+            }
+        except ValueError:
+            texts = {}
+        if texts.get("da"):
+            tie_break = texts
+    return {
+        "rank": s.rank,
+        "team": {"id": team["id"], "name": team["name"], "table": team["table"]},
+        "pieces": s.pieces,
+        "finished": s.finished,
+        "last_finish_seconds": s.last_finish_seconds,
+        "finishes": out_finishes,
+        "counted": counted,
+        "disqualified": s.disqualified,
+        "under_review": bool(team["under_review"]),
+        "current": current,
+        "progress": progress,
+        "tie_break": tie_break,
+    }
+
+
+def api_body(body: dict) -> dict:
+    """Exactly the DESIGN.md standings body (no page extras)."""
+    return {
+        "competition": body["competition"],
+        "status": body["status"],
+        "final": body["final"],
+        "puzzles": [
+            {"position": p["position"], "title": p["title"], "pieces": p["pieces"]}
+            for p in body["puzzles"]
+        ],
+        "standings": [
+            {
+                "rank": r["rank"],
+                "team": r["team"],
+                "pieces": r["pieces"],
+                "finished": r["finished"],
+                "last_finish_seconds": r["last_finish_seconds"],
+                "finishes": [
+                    {
+                        "puzzle": f["puzzle"],
+                        "elapsed_seconds": f["elapsed_seconds"],
+                        "deducted": f["deducted"],
+                    }
+                    for f in r["finishes"]
+                ],
+                "counted": r["counted"],
+                "disqualified": r["disqualified"],
+                "under_review": r["under_review"],
+            }
+            for r in body["standings"]
+        ],
+    }

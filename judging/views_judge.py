@@ -1,10 +1,157 @@
+"""The judge's tablet page (R5, R8, R9, R10, R14): the board, its htmx fragment, the worker."""
+
+from pathlib import Path
+
+from django.conf import settings
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 
 from competition.models import Competition
 from competition.roles import JUDGE, role_required
+from judging.selectors import judge_board, parse_tables
+
+
+def _ms(moment) -> int | None:
+    return int(moment.timestamp() * 1000) if moment else None
+
+
+def _clock(competition: Competition) -> dict:
+    """The clock as the page's script needs it: epoch milliseconds, no time zone games."""
+    return {
+        "status": competition.status,
+        "started_at_ms": _ms(competition.started_at),
+        "end_ms": _ms(competition.clock_end),
+        "duration_s": competition.duration_minutes * 60,
+    }
+
+
+def _texts() -> dict:
+    """Every sentence the page's script shows, in the current language."""
+    return {
+        "all_sent": _("All sent ✓"),
+        "pending": _("Not yet sent: %(n)s"),
+        "paused": _("Sign in again: %(n)s waiting"),
+        "attention": _("%(n)s need attention"),
+        "sending": _("Sending …"),
+        "deduct_none": _("Nothing is deducted"),
+        "deduct_one": _("1 piece deducted"),
+        "deduct_many": _("%(n)s pieces deducted"),
+        "fault": _("Production fault, not deducted: %(n)s pieces"),
+        "spot_one": _("Lone missing piece"),
+        "spot_many": _("Spot of %(n)s adjacent missing pieces"),
+        "remove": _("Remove"),
+        "puzzle_n_of": _("Puzzle %(n)s of %(total)s (%(pieces)s pieces)"),
+        "finish_button": _("Finished puzzle %(n)s"),
+        "all_finished": _("All %(total)s puzzles finished ✓"),
+        "since_last": _("since its last finish"),
+        "since_start": _("since the start"),
+        "bad_time": _("Write the time as h:mm:ss, for example 2:59:40."),
+        "spot_size": _("A spot of adjacent missing pieces has at least 2 pieces."),
+        "too_many_missing": _("More pieces missing than the puzzle has."),
+        "count_result": _("= %(n)s pieces count"),
+        "count_one_two": _("1 or 2 pieces do not count: a group needs at least 3 pieces (R9)."),
+        "count_too_many": _("The puzzle has only %(pieces)s pieces."),
+        "count_negative": _("More unplaced and loose pieces than the puzzle has."),
+        "count_missing": _("Fill in the number of pieces."),
+        "reason_missing": _("Write the reason for the warning."),
+        "undo_confirm": _("Undo the finish of puzzle %(n)s for table %(table)s?"),
+        "undo_pending_confirm": _(
+            "Undo the finish of puzzle %(n)s for table %(table)s? It has not been sent yet."
+        ),
+        "undo_sending": _("It is being sent right now; try again in a moment."),
+        "undone": _("Undone: puzzle %(n)s at table %(table)s."),
+        "offline": _("No connection; try again when the network is back."),
+        "warning_saved": _("Warning saved for table %(table)s."),
+        "logout_pending": _("%(n)s registrations have not been sent yet. Log out anyway?"),
+        "table": _("Table %(table)s"),
+        "implausible_title": _("Is the time right?"),
+        "counted_pending": _("Count waiting to be sent: %(n)s pieces"),
+        "clock_not_synced": _("not synced"),
+        "clock_setup": _("The clock has not started"),
+        "clock_running": _("The clock is running"),
+        "clock_stopped": _("Time is up"),
+        "clock_final": _("Final results"),
+        "state_pending": _("waiting"),
+        "state_sending": _("sending"),
+        "state_paused": _("sign in again"),
+        "state_attention": _("needs attention"),
+        "state_confirm": _("asks for confirmation"),
+        "kind_finish": _("Puzzle %(n)s finished at %(time)s"),
+        "kind_count": _("Count: %(n)s pieces"),
+        "all_tables": _("all"),
+        "count_button": _("Count puzzle %(n)s"),
+        "add_spot": _("+ spot of %(n)s adjacent missing pieces"),
+        "undo_title": _("Undo"),
+        "yes_undo": _("Yes, undo"),
+        "no": _("No"),
+        "save_anyway": _("Yes, save anyway"),
+        "delete_it": _("Delete it"),
+        "login_again": _("Your login has expired; log in again."),
+        "warn_title": _("Warning"),
+        "discard_confirm": _("Delete this registration from the tablet? It will not be sent."),
+    }
+
+
+def _board_context(request, competition: Competition) -> dict:
+    tables = parse_tables(request.GET.getlist("t"))
+    return {
+        "competition": competition,
+        "cards": judge_board(competition, tables=tables),
+        "chosen_tables": tables,
+        "clock": _clock(competition),
+    }
 
 
 @role_required(JUDGE)
+@never_cache
 def board(request, slug):
+    """The judge's page: clock, chosen tables, a card per team, the outbox's pill."""
     competition = get_object_or_404(Competition, slug=slug)
-    return render(request, "judging/judge_board.html", {"competition": competition})
+    context = _board_context(request, competition)
+    all_tables = list(competition.teams.filter(withdrawn=False).values_list("table", flat=True))
+    puzzles = list(competition.puzzles.order_by("position").values("position", "pieces", "title"))
+    api = f"/api/v1/competitions/{competition.slug}/"
+    context.update(
+        all_tables=all_tables,
+        config={
+            "slug": competition.slug,
+            "user": request.user.get_username(),
+            "language": request.LANGUAGE_CODE,
+            "clock": context["clock"],
+            "puzzles": puzzles,
+            "urls": {
+                "time": reverse("api-time"),
+                "finishes": api + "finishes/",
+                "counts": api + "counts/",
+                "teams": api + "teams/",
+                "board": reverse("judge:board_fragment", args=[competition.slug]),
+                "login": reverse("login"),
+                "logout": reverse("logout"),
+                "worker": reverse("judge:worker"),
+            },
+            "texts": _texts(),
+        },
+    )
+    return render(request, "judging/judge_board.html", context)
+
+
+@role_required(JUDGE)
+@never_cache
+def board_fragment(request, slug):
+    """The cards of the chosen tables: what htmx swaps in on load, every few seconds, and
+    whenever the outbox changes."""
+    competition = get_object_or_404(Competition, slug=slug)
+    return render(request, "judging/_judge_cards.html", _board_context(request, competition))
+
+
+_WORKER = Path(settings.BASE_DIR) / "static" / "js" / "sw.js"
+
+
+def worker(request):
+    """The service worker, served under /judge/ so that its scope covers the judge's pages."""
+    response = HttpResponse(_WORKER.read_bytes(), content_type="text/javascript")
+    response["Cache-Control"] = "no-cache"
+    return response

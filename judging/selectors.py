@@ -1,0 +1,91 @@
+"""Reads for the judge's tablet page (R5, R7, R9, R14): one row per team, constant queries."""
+
+from dataclasses import dataclass
+
+from django.db.models import Count as CountOf
+
+from competition.models import Competition, Puzzle, Team
+from judging.models import Finish
+
+
+@dataclass(frozen=True)
+class BoardCard:
+    """What a judge's card shows for one team."""
+
+    id: int
+    table: int
+    name: str
+    disqualified: bool
+    finished: int  # whole puzzles finished
+    total: int  # puzzles in the sequence
+    current: Puzzle | None  # the next puzzle to finish; None when all are finished
+    last_finish_seconds: int  # the clock time of its last finish; 0 = the start
+    latest_finish_id: int | None
+    latest_finish_position: int | None
+    counted: int | None  # placed pieces of the count, once counted
+    warnings: int
+
+    @property
+    def all_finished(self) -> bool:
+        return self.current is None
+
+
+def parse_tables(values) -> list[int]:
+    """Table numbers from the query (`t=1&t=2` or `t=1-8,12`); bad parts are ignored."""
+    tables: set[int] = set()
+    for value in values:
+        for part in str(value).replace(" ", "").split(","):
+            low, _, high = part.partition("-")
+            if not low.isdigit() or (high and not high.isdigit()):
+                continue
+            start, stop = int(low), int(high or low)
+            if start > stop or stop - start > 500:
+                continue
+            tables.update(range(start, stop + 1))
+    return sorted(tables)
+
+
+def judge_board(competition: Competition, *, tables: list[int] | None = None) -> list[BoardCard]:
+    """The teams a judge watches (all when `tables` is empty), in table order; 3 queries."""
+    puzzles = list(Puzzle.objects.filter(competition=competition).order_by("position"))
+    teams = (
+        Team.objects.filter(competition=competition, withdrawn=False)
+        .select_related("count")
+        .annotate(warning_total=CountOf("warnings"))
+        .order_by("table")
+    )
+    if tables:
+        teams = teams.filter(table__in=tables)
+    teams = list(teams)
+    latest: dict[int, tuple[int, int, int]] = {}  # team -> (position, seconds, finish id)
+    finished: dict[int, int] = {}
+    rows = (
+        Finish.objects.filter(team__in=[t.pk for t in teams])
+        .order_by("puzzle__position")
+        .values_list("team_id", "puzzle__position", "elapsed_seconds", "id")
+    )
+    for team_id, position, seconds, finish_id in rows:
+        finished[team_id] = finished.get(team_id, 0) + 1
+        latest[team_id] = (position, seconds, finish_id)
+    cards = []
+    for team in teams:
+        done = finished.get(team.pk, 0)
+        position, seconds, finish_id = latest.get(team.pk, (None, 0, None))
+        count = getattr(team, "count", None)
+        cards.append(
+            BoardCard(
+                id=team.pk,
+                table=team.table,
+                name=team.name,
+                disqualified=team.disqualified,
+                finished=done,
+                total=len(puzzles),
+                current=puzzles[done] if done < len(puzzles) else None,
+                last_finish_seconds=seconds,
+                latest_finish_id=finish_id,
+                latest_finish_position=position,
+                counted=count.pieces if count else None,
+                warnings=team.warning_total,
+            )
+        )
+    return cards

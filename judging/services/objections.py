@@ -16,7 +16,6 @@ from django.db import transaction
 from django.db.models import Count as CountOf
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from competition.errors import Refusal, ensure_not_final
 from competition.models import Competition, Team
@@ -49,12 +48,19 @@ def _lock_competition(competition_id: int) -> Competition:
     return Competition.objects.select_for_update().get(pk=competition_id)
 
 
+def _lock_team(team: Team) -> tuple[Team, Competition]:
+    """Lock the team row, then its competition's row: the lock order of every write."""
+    team = Team.objects.select_for_update().get(pk=team.pk)
+    team.competition = _lock_competition(team.competition_id)
+    return team, team.competition
+
+
 @transaction.atomic
 def objection_file(
     *, team: Team, by, text: str, finish: Finish | None = None, count: Count | None = None
 ) -> Objection:
     """R20: the desk takes a team's objection, before the prize-giving."""
-    competition = _lock_competition(team.competition_id)
+    team, competition = _lock_team(team)
     if competition.is_final:
         raise Refusal(
             "final",
@@ -106,7 +112,7 @@ def objection_resolve(
     corrected through `finish_correct` / `count_correct` with the note as the reason, and
     their audit entries name this objection.
     """
-    competition = _lock_competition(objection.team.competition_id)
+    _team, competition = _lock_team(objection.team)
     ensure_not_final(competition)
     objection = Objection.objects.select_for_update().get(pk=objection.pk)
     if not objection.is_open:
@@ -229,12 +235,8 @@ def competition_finalise(*, competition: Competition, by) -> Competition:
         tables = ", ".join(str(o.team.table) for o in objections)
         raise Refusal(
             "objections_open",
-            ngettext(
-                "%(n)d objection is still open (table %(tables)s): resolve it first.",
-                "%(n)d objections are still open (tables %(tables)s): resolve them first.",
-                len(objections),
-            )
-            % {"n": len(objections), "tables": tables},
+            _("Objections are still open (tables %(tables)s): resolve them first.")
+            % {"tables": tables},
             objections=[{"id": o.pk, "team": _team_dict(o.team)} for o in objections],
         )
     if blockers["counts_missing"]:
@@ -244,12 +246,7 @@ def competition_finalise(*, competition: Competition, by) -> Competition:
         )
         raise Refusal(
             "counts_missing",
-            ngettext(
-                "A count is missing for %(n)d team: %(names)s.",
-                "Counts are missing for %(n)d teams: %(names)s.",
-                len(teams),
-            )
-            % {"n": len(teams), "names": names},
+            _("Counts are missing for: %(names)s.") % {"names": names},
             teams=[_team_dict(t) for t in teams],
         )
     before = {"finalised_at": None}

@@ -1,2 +1,664 @@
-"""Finishes, counts, warnings, disqualification (R5, R7, R8, R9, R10, R14, R18)."""
-__all__: list[str] = []
+"""Finishes, counts, warnings, disqualification (R5, R7, R8, R9, R10, R14, R18).
+
+Every write locks the team row, then the competition row (always in that order), checks
+that the results are not final, refuses with a `Refusal` (409) or a `ValidationError`
+(400) before anything is written, records an audit entry and bumps the standings version.
+
+Idempotency (OFFLINE.md): a `request_id` is looked up after the locks, so two requests
+with the same id serialise and the second returns the first one's answer (`.replayed`).
+The same id with a different payload raises `IdempotencyConflict` (HTTP 422).
+"""
+
+import hashlib
+import json
+from collections.abc import Sequence
+from uuid import UUID
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+
+from competition.errors import Refusal, ensure_not_final
+from competition.models import Competition, Puzzle, Team
+from judging.audit import audit_record
+from judging.models import Count, Finish, Warning
+from scoring.rules import deducted
+
+__all__ = [
+    "IdempotencyConflict",
+    "count_correct",
+    "count_record",
+    "finish_correct",
+    "finish_delete",
+    "finish_register",
+    "plausibility",
+    "team_disqualify",
+    "team_reinstate",
+    "warning_log",
+]
+
+
+class IdempotencyConflict(Refusal):
+    """The request id was used before with a different payload (HTTP 422)."""
+
+    def __init__(self):
+        super().__init__(
+            "idempotency_conflict",
+            _("This request id was already used for a different registration."),
+        )
+
+
+# --- helpers ---------------------------------------------------------------------------
+
+
+def _lock(team: Team) -> tuple[Team, Competition]:
+    """Lock the team row, then its competition's row (the one lock order of every write)."""
+    team = Team.objects.select_for_update().get(pk=team.pk)
+    team.competition = Competition.objects.select_for_update().get(pk=team.competition_id)
+    return team, team.competition
+
+
+def _fingerprint(**payload) -> str:
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _who(user) -> str:
+    if user is None:
+        return "?"
+    return user.get_full_name() or user.get_username()
+
+
+def _when(moment) -> str:
+    return timezone.localtime(moment).strftime("%H:%M:%S")
+
+
+def _require_reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError({"reason": _("Give a reason for the change.")})
+    return reason
+
+
+def _check_missing(missing: Sequence[int], puzzle: Puzzle) -> list[int]:
+    """R8: spots of at least 1 piece, adding up to at most the puzzle's pieces."""
+    spots = list(missing)
+    if any(isinstance(s, bool) or not isinstance(s, int) or s < 1 for s in spots):
+        raise ValidationError({"missing": _("Each missing spot must have at least 1 piece.")})
+    if sum(spots) > puzzle.pieces:
+        raise ValidationError(
+            {
+                "missing": _("The missing pieces add up to more than the puzzle's %(pieces)s.")
+                % {"pieces": puzzle.pieces}
+            }
+        )
+    return spots
+
+
+def _finish_dict(finish: Finish) -> dict:
+    return {
+        "id": finish.pk,
+        "team": finish.team_id,
+        "puzzle": finish.puzzle.position,
+        "elapsed_seconds": finish.elapsed_seconds,
+        "missing": list(finish.missing),
+        "deducted": deducted(finish.missing),
+    }
+
+
+def _count_dict(count: Count) -> dict:
+    return {
+        "id": count.pk,
+        "team": count.team_id,
+        "puzzle": count.puzzle.position,
+        "pieces": count.pieces,
+        "unplaced": count.unplaced,
+        "loose": count.loose,
+    }
+
+
+def _team_dict(team: Team) -> dict:
+    return {
+        "id": team.pk,
+        "withdrawn": team.withdrawn,
+        "disqualified": team.disqualified,
+        "disqualified_reason": team.disqualified_reason,
+    }
+
+
+def _replay(model, request_id: UUID | None, fingerprint: str):
+    """The stored answer of an earlier request with this id, or None; 422 if it differs."""
+    if request_id is None:
+        return None
+    stored = (
+        model.objects.select_related("puzzle", "registered_by")
+        .filter(request_id=request_id)
+        .first()
+    )
+    if stored is None:
+        return None
+    if stored.request_fingerprint != fingerprint:
+        raise IdempotencyConflict()
+    stored.replayed = True
+    return stored
+
+
+def _ensure_competing(team: Team) -> None:
+    if not team.competing:
+        why = _("withdrawn") if team.withdrawn else _("disqualified")
+        raise Refusal(
+            "not_competing",
+            _("%(team)s does not compete any more (%(why)s).") % {"team": team.name, "why": why},
+        )
+
+
+def _already_finished(finish: Finish) -> Refusal:
+    return Refusal(
+        "already_finished",
+        _("%(team)s has already finished puzzle %(position)s. Registered by %(user)s at %(time)s.")
+        % {
+            "team": finish.team.name,
+            "position": finish.puzzle.position,
+            "user": _who(finish.registered_by),
+            "time": _when(finish.registered_at),
+        },
+        finish=finish.pk,
+        registered_by=_who(finish.registered_by),
+        registered_at=finish.registered_at.isoformat(),
+    )
+
+
+def _clock_bounds(competition: Competition) -> tuple[int, int]:
+    """(the clock's now, its end), both in whole seconds since the start."""
+    now = timezone.now()
+    now_s = int((now - competition.started_at).total_seconds())
+    end_s = int((competition.clock_end - competition.started_at).total_seconds())
+    return now_s, end_s
+
+
+def _check_time(competition: Competition, elapsed_seconds: int) -> None:
+    """R10: a time neither after the clock's end nor later than its now."""
+    if elapsed_seconds < 0:
+        raise ValidationError({"elapsed_seconds": _("The time cannot be negative.")})
+    now_s, end_s = _clock_bounds(competition)
+    if elapsed_seconds > end_s:
+        raise Refusal(
+            "after_end",
+            _("%(time)s is after the end of the competition (%(end)s).")
+            % {"time": _hms(elapsed_seconds), "end": _hms(end_s)},
+        )
+    if elapsed_seconds > now_s:
+        raise Refusal(
+            "in_future",
+            _("%(time)s is later than the clock's now (%(now)s).")
+            % {"time": _hms(elapsed_seconds), "now": _hms(now_s)},
+        )
+
+
+def _hms(seconds: int) -> str:
+    hours, rest = divmod(int(seconds), 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
+
+
+def _drop_count_for(team: Team, puzzle: Puzzle, by, reason: str) -> None:
+    """A finish of the counted puzzle (or an undo before it) makes the count void (R9)."""
+    count = Count.objects.select_related("puzzle").filter(team=team).first()
+    if count is None:
+        return
+    before = _count_dict(count)
+    count.delete()
+    audit_record(
+        competition=team.competition,
+        user=by,
+        action="count_delete",
+        team=team,
+        before=before,
+        reason=reason,
+    )
+
+
+# --- plausibility ----------------------------------------------------------------------
+
+
+def plausibility(team: Team, position: int, elapsed_seconds: int) -> dict | None:
+    """A warning when finishing puzzle `position` at `elapsed_seconds` is implausibly fast.
+
+    The pace is the puzzle's pieces per minute per puzzler since the team's previous
+    finish (or the start); puzzlers = min(members, the table's limit), at least 1.
+    None when the pace is within settings.PLAUSIBLE_PIECES_PER_MINUTE_PER_PUZZLER.
+    """
+    puzzle = Puzzle.objects.get(competition_id=team.competition_id, position=position)
+    previous = (
+        Finish.objects.filter(team=team, puzzle__position=position - 1)
+        .values_list("elapsed_seconds", flat=True)
+        .first()
+        or 0
+    )
+    competition = team.competition
+    puzzlers = max(1, min(team.members.count(), competition.max_at_table))
+    seconds = max(1, elapsed_seconds - previous)
+    pace = puzzle.pieces / (seconds / 60) / puzzlers
+    limit = settings.PLAUSIBLE_PIECES_PER_MINUTE_PER_PUZZLER
+    if pace <= limit:
+        return None
+    return {
+        "pieces_per_minute_per_puzzler": round(pace, 1),
+        "limit": limit,
+        "puzzlers": puzzlers,
+        "seconds": seconds,
+        "message": _(
+            "%(pieces)s pieces in %(time)s by %(puzzlers)s puzzlers is %(pace)s pieces per "
+            "minute per puzzler, more than the plausible %(limit)s. Is the time right?"
+        )
+        % {
+            "pieces": formats.number_format(puzzle.pieces, force_grouping=True),
+            "time": _hms(seconds),
+            "puzzlers": puzzlers,
+            "pace": formats.number_format(pace, 1),
+            "limit": formats.number_format(limit, 1),
+        },
+    }
+
+
+# --- finishes --------------------------------------------------------------------------
+
+
+@transaction.atomic
+def finish_register(
+    *,
+    team: Team,
+    position: int,
+    by,
+    missing: Sequence[int] = (),
+    elapsed_seconds: int | None = None,
+    request_id: UUID | None = None,
+    check_plausible: bool = False,
+) -> Finish:
+    """R5, R7, R8, R10: register that `team` finished puzzle `position`.
+
+    The time is the clock's now unless `elapsed_seconds` is given (a tap taken on a
+    device, or a time noted on paper): then it lies between the team's previous finish
+    and min(the clock's now, its end). With `check_plausible`, an implausibly fast finish
+    is refused with the code `implausible` (the judge confirms and sends it again).
+    """
+    fingerprint = _fingerprint(
+        team=team.pk, position=position, missing=list(missing), elapsed_seconds=elapsed_seconds
+    )
+    team, competition = _lock(team)
+    stored = _replay(Finish, request_id, fingerprint)
+    if stored is not None:
+        return stored
+    ensure_not_final(competition)
+    _ensure_competing(team)
+    if competition.started_at is None:
+        raise Refusal("clock_not_started", _("The clock has not been started yet."))
+    puzzle = Puzzle.objects.filter(competition=competition, position=position).first()
+    if puzzle is None:
+        raise ValidationError(
+            {"puzzle": _("The competition has no puzzle %(position)s.") % {"position": position}}
+        )
+    finishes = list(
+        Finish.objects.filter(team=team)
+        .select_related("puzzle", "registered_by", "team")
+        .order_by("puzzle__position")
+    )
+    done = {f.puzzle.position: f for f in finishes}
+    if position in done:
+        raise _already_finished(done[position])
+    if position != len(finishes) + 1:
+        raise Refusal(
+            "out_of_order",
+            _("%(team)s is on puzzle %(next)s; the puzzles are done in order (R7).")
+            % {"team": team.name, "next": len(finishes) + 1},
+        )
+    if elapsed_seconds is None:
+        if competition.has_ended():
+            raise Refusal(
+                "after_end",
+                _("Time is up; give the time the puzzle was finished, if it was before the end."),
+            )
+        elapsed_seconds = competition.elapsed_seconds()
+    else:
+        _check_time(competition, elapsed_seconds)
+    previous = finishes[-1].elapsed_seconds if finishes else 0
+    if elapsed_seconds < previous:
+        raise Refusal(
+            "time_order",
+            _("%(time)s is earlier than the team's previous finish at %(previous)s.")
+            % {"time": _hms(elapsed_seconds), "previous": _hms(previous)},
+        )
+    spots = _check_missing(missing, puzzle)
+    if check_plausible:
+        warning = plausibility(team, position, elapsed_seconds)
+        if warning is not None:
+            raise Refusal("implausible", warning.pop("message"), plausibility=warning)
+    try:
+        with transaction.atomic():
+            finish = Finish.objects.create(
+                team=team,
+                puzzle=puzzle,
+                elapsed_seconds=elapsed_seconds,
+                missing=spots,
+                registered_by=by if getattr(by, "is_authenticated", False) else None,
+                request_id=request_id,
+                request_fingerprint=fingerprint if request_id else "",
+            )
+    except IntegrityError:
+        # Another transaction saved the same request id or the same finish meanwhile.
+        stored = _replay(Finish, request_id, fingerprint)
+        if stored is not None:
+            return stored
+        other = Finish.objects.select_related("puzzle", "registered_by", "team").filter(
+            team=team, puzzle=puzzle
+        )
+        if other.exists():
+            raise _already_finished(other.get()) from None
+        raise
+    count = Count.objects.filter(team=team, puzzle=puzzle).exists()
+    if count:
+        _drop_count_for(team, puzzle, by, _("The counted puzzle was registered as finished."))
+    audit_record(
+        competition=competition,
+        user=by,
+        action="finish_register",
+        team=team,
+        after=_finish_dict(finish),
+    )
+    competition.bump_standings()
+    finish.replayed = False
+    return finish
+
+
+@transaction.atomic
+def finish_correct(
+    *,
+    finish: Finish,
+    by,
+    reason: str,
+    elapsed_seconds: int | None = None,
+    missing: Sequence[int] | None = None,
+    objection=None,
+) -> Finish:
+    """Correct a finish's time or missing spots (R5, R8), with a reason; audited."""
+    reason = _require_reason(reason)
+    team, competition = _lock(finish.team)
+    ensure_not_final(competition)
+    finish = Finish.objects.select_related("puzzle", "registered_by").get(pk=finish.pk)
+    before = _finish_dict(finish)
+    if elapsed_seconds is not None and elapsed_seconds != finish.elapsed_seconds:
+        _check_time(competition, elapsed_seconds)
+        neighbours = Finish.objects.filter(team=team).exclude(pk=finish.pk)
+        earlier = neighbours.filter(puzzle__position__lt=finish.puzzle.position)
+        later = neighbours.filter(puzzle__position__gt=finish.puzzle.position)
+        floor = max(earlier.values_list("elapsed_seconds", flat=True), default=0)
+        ceiling = min(later.values_list("elapsed_seconds", flat=True), default=None)
+        if elapsed_seconds < floor or (ceiling is not None and elapsed_seconds > ceiling):
+            raise Refusal(
+                "time_order",
+                _("%(time)s does not lie between the team's finishes before and after it.")
+                % {"time": _hms(elapsed_seconds)},
+            )
+        finish.elapsed_seconds = elapsed_seconds
+    if missing is not None:
+        finish.missing = _check_missing(missing, finish.puzzle)
+    finish.save(update_fields=["elapsed_seconds", "missing"])
+    audit_record(
+        competition=competition,
+        user=by,
+        action="finish_correct",
+        team=team,
+        before=before,
+        after=_finish_dict(finish),
+        reason=reason,
+        objection=objection,
+    )
+    competition.bump_standings()
+    return finish
+
+
+@transaction.atomic
+def finish_delete(*, finish: Finish, by, reason: str = "") -> None:
+    """Undo a finish: only the team's latest (a count of the next puzzle goes with it)."""
+    team, competition = _lock(finish.team)
+    ensure_not_final(competition)
+    finish = Finish.objects.select_related("puzzle").get(pk=finish.pk)
+    if Finish.objects.filter(team=team, puzzle__position__gt=finish.puzzle.position).exists():
+        raise Refusal(
+            "not_latest",
+            _("Only the team's latest finish can be deleted; puzzle %(position)s is not.")
+            % {"position": finish.puzzle.position},
+        )
+    before = _finish_dict(finish)
+    _drop_count_for(team, finish.puzzle, by, _("The finish before the counted puzzle was deleted."))
+    finish.delete()
+    audit_record(
+        competition=competition,
+        user=by,
+        action="finish_delete",
+        team=team,
+        before=before,
+        reason=(reason or "").strip(),
+    )
+    competition.bump_standings()
+
+
+# --- counts (R9) -----------------------------------------------------------------------
+
+
+def _placed(puzzle: Puzzle, pieces, unplaced, loose) -> tuple[int, int | None, int | None]:
+    """(placed, unplaced, loose) from either form of the count; ValidationError if wrong."""
+    if (pieces is None) == (unplaced is None):
+        raise ValidationError(
+            {"pieces": _("Give either the placed pieces or the unplaced (and loose) pieces.")}
+        )
+    if pieces is None:
+        loose = loose or 0
+        if unplaced < 0 or loose < 0:
+            raise ValidationError({"unplaced": _("Pieces cannot be negative.")})
+        pieces = puzzle.pieces - unplaced - loose
+        if pieces < 0:
+            raise ValidationError(
+                {
+                    "unplaced": _(
+                        "Unplaced and loose pieces add up to more than the puzzle's %(pieces)s."
+                    )
+                    % {"pieces": puzzle.pieces}
+                }
+            )
+    else:
+        unplaced = loose = None
+    if pieces < 0:
+        raise ValidationError({"pieces": _("Pieces cannot be negative.")})
+    if pieces in (1, 2):
+        raise ValidationError(
+            {"pieces": _("Only groups of at least 3 joined pieces count (R9): 0 or at least 3.")}
+        )
+    if pieces > puzzle.pieces:
+        raise ValidationError(
+            {
+                "pieces": _("The puzzle has only %(pieces)s pieces.")
+                % {"pieces": formats.number_format(puzzle.pieces, force_grouping=True)}
+            }
+        )
+    return pieces, unplaced, loose
+
+
+@transaction.atomic
+def count_record(
+    *,
+    team: Team,
+    by,
+    pieces: int | None = None,
+    unplaced: int | None = None,
+    loose: int = 0,
+    request_id: UUID | None = None,
+) -> Count:
+    """R9, R10: after the clock ended, the placed pieces of the team's unfinished puzzle."""
+    fingerprint = _fingerprint(team=team.pk, pieces=pieces, unplaced=unplaced, loose=loose)
+    team, competition = _lock(team)
+    stored = _replay(Count, request_id, fingerprint)
+    if stored is not None:
+        return stored
+    ensure_not_final(competition)
+    if competition.started_at is None:
+        raise Refusal("clock_not_started", _("The clock has not been started yet."))
+    if not competition.has_ended():
+        raise Refusal("clock_running", _("Counts are entered when time is up."))
+    _ensure_competing(team)
+    done = Finish.objects.filter(team=team).count()
+    puzzle = Puzzle.objects.filter(competition=competition, position=done + 1).first()
+    if puzzle is None:
+        raise Refusal(
+            "all_finished",
+            _("%(team)s finished every puzzle; nothing to count.") % {"team": team.name},
+        )
+    existing = Count.objects.select_related("registered_by").filter(team=team).first()
+    if existing is not None:
+        raise Refusal(
+            "already_counted",
+            _("%(team)s has already been counted. Registered by %(user)s at %(time)s.")
+            % {
+                "team": team.name,
+                "user": _who(existing.registered_by),
+                "time": _when(existing.registered_at),
+            },
+            count=existing.pk,
+        )
+    pieces, unplaced, loose = _placed(puzzle, pieces, unplaced, loose)
+    try:
+        with transaction.atomic():
+            count = Count.objects.create(
+                team=team,
+                puzzle=puzzle,
+                pieces=pieces,
+                unplaced=unplaced,
+                loose=loose,
+                registered_by=by if getattr(by, "is_authenticated", False) else None,
+                request_id=request_id,
+                request_fingerprint=fingerprint if request_id else "",
+            )
+    except IntegrityError:
+        stored = _replay(Count, request_id, fingerprint)
+        if stored is not None:
+            return stored
+        raise Refusal(
+            "already_counted", _("%(team)s has already been counted.") % {"team": team.name}
+        ) from None
+    audit_record(
+        competition=competition, user=by, action="count_record", team=team, after=_count_dict(count)
+    )
+    competition.bump_standings()
+    count.replayed = False
+    return count
+
+
+@transaction.atomic
+def count_correct(
+    *,
+    count: Count,
+    by,
+    reason: str,
+    pieces: int | None = None,
+    unplaced: int | None = None,
+    loose: int | None = None,
+    objection=None,
+) -> Count:
+    """Correct a count (R9) with a reason; either form, as when it was recorded."""
+    reason = _require_reason(reason)
+    team, competition = _lock(count.team)
+    ensure_not_final(competition)
+    count = Count.objects.select_related("puzzle").get(pk=count.pk)
+    before = _count_dict(count)
+    if pieces is None and unplaced is None:
+        if loose is None or count.unplaced is None:
+            raise ValidationError({"pieces": _("Give the corrected count.")})
+        unplaced = count.unplaced
+    count.pieces, count.unplaced, count.loose = _placed(count.puzzle, pieces, unplaced, loose)
+    count.save(update_fields=["pieces", "unplaced", "loose"])
+    audit_record(
+        competition=competition,
+        user=by,
+        action="count_correct",
+        team=team,
+        before=before,
+        after=_count_dict(count),
+        reason=reason,
+        objection=objection,
+    )
+    competition.bump_standings()
+    return count
+
+
+# --- warnings and disqualification (R14, R18) ------------------------------------------
+
+
+@transaction.atomic
+def warning_log(*, team: Team, by, reason: str) -> Warning:
+    """R14: a judge's warning to a team, with the reason."""
+    reason = _require_reason(reason)
+    team, competition = _lock(team)
+    ensure_not_final(competition)
+    warning = Warning.objects.create(
+        team=team, reason=reason, given_by=by if getattr(by, "is_authenticated", False) else None
+    )
+    audit_record(
+        competition=competition,
+        user=by,
+        action="warning_log",
+        team=team,
+        after={"id": warning.pk, "reason": reason},
+        reason=reason,
+    )
+    competition.bump_standings()
+    return warning
+
+
+@transaction.atomic
+def team_disqualify(*, team: Team, by, reason: str) -> Team:
+    """R14, R18: disqualify a team (unranked), with the reason."""
+    reason = _require_reason(reason)
+    team, competition = _lock(team)
+    ensure_not_final(competition)
+    if team.disqualified:
+        raise Refusal(
+            "already_disqualified", _("%(team)s is already disqualified.") % {"team": team.name}
+        )
+    before = _team_dict(team)
+    team.disqualified, team.disqualified_reason = True, reason
+    team.save(update_fields=["disqualified", "disqualified_reason"])
+    audit_record(
+        competition=competition,
+        user=by,
+        action="team_disqualify",
+        team=team,
+        before=before,
+        after=_team_dict(team),
+        reason=reason,
+    )
+    competition.bump_standings()
+    return team
+
+
+@transaction.atomic
+def team_reinstate(*, team: Team, by, reason: str = "") -> Team:
+    """Undo a disqualification."""
+    team, competition = _lock(team)
+    ensure_not_final(competition)
+    if not team.disqualified:
+        raise Refusal("not_disqualified", _("%(team)s is not disqualified.") % {"team": team.name})
+    before = _team_dict(team)
+    team.disqualified, team.disqualified_reason = False, ""
+    team.save(update_fields=["disqualified", "disqualified_reason"])
+    audit_record(
+        competition=competition,
+        user=by,
+        action="team_reinstate",
+        team=team,
+        before=before,
+        after=_team_dict(team),
+        reason=(reason or "").strip(),
+    )
+    competition.bump_standings()
+    return team

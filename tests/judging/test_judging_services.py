@@ -1,0 +1,551 @@
+"""The judging services: the clock, finishes, counts, warnings, disqualification."""
+
+import uuid
+from datetime import timedelta
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.test import override_settings
+from django.utils import timezone
+
+from competition.errors import Refusal
+from competition.models import Competition
+from competition.services import clock_start, clock_stop
+from judging.models import AuditEntry, Count, Finish
+from judging.services import (
+    IdempotencyConflict,
+    count_correct,
+    count_record,
+    finish_correct,
+    finish_delete,
+    finish_register,
+    plausibility,
+    team_disqualify,
+    team_reinstate,
+    warning_log,
+)
+from tests.factories import CompetitionFactory, MemberFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def refused(state):
+    """Call a service, expect the refusal `code` and nothing written."""
+
+    def check(code, service, **kwargs):
+        before = state()
+        with pytest.raises(Refusal) as caught:
+            service(**kwargs)
+        assert caught.value.code == code, caught.value.message
+        assert state() == before
+        return caught.value
+
+    return check
+
+
+@pytest.fixture
+def invalid(state):
+    """Call a service, expect a ValidationError on `field` (HTTP 400) and nothing written."""
+
+    def check(field, service, **kwargs):
+        before = state()
+        with pytest.raises(ValidationError) as caught:
+            service(**kwargs)
+        assert field in caught.value.message_dict
+        assert state() == before
+        return caught.value
+
+    return check
+
+
+def finalise(competition):
+    Competition.objects.filter(pk=competition.pk).update(finalised_at=timezone.now())
+    competition.refresh_from_db()
+
+
+def version(competition) -> int:
+    return Competition.objects.get(pk=competition.pk).standings_version
+
+
+def one_write(competition, action, fn):
+    """Run fn; exactly one audit entry with `action` and one version bump."""
+    v, n = version(competition), AuditEntry.objects.count()
+    result = fn()
+    assert version(competition) == v + 1
+    assert AuditEntry.objects.count() == n + 1
+    entry = AuditEntry.objects.order_by("-pk").first()
+    assert entry.action == action
+    return result, entry
+
+
+# --- the clock -------------------------------------------------------------------------
+
+
+class TestClock:
+    def test_start_now(self, competition, admin_user):
+        competition, entry = one_write(
+            competition, "clock_start", lambda: clock_start(competition=competition, by=admin_user)
+        )
+        assert competition.status == "running"
+        assert abs((timezone.now() - competition.started_at).total_seconds()) < 5
+        assert entry.user == admin_user
+        assert entry.before["started_at"] is None
+        assert entry.after["started_at"] is not None
+
+    def test_start_back_dated_correction(self, competition, admin_user):
+        # DAY.md: started 30 seconds late, corrected to when it really started.
+        started = timezone.now() - timedelta(seconds=30)
+        competition = clock_start(competition=competition, by=admin_user, started_at=started)
+        assert competition.started_at == started
+        assert competition.elapsed_seconds() >= 30
+        assert competition.ends_at == started + timedelta(minutes=180)
+
+    def test_start_in_future_is_invalid(self, competition, admin_user, invalid):
+        later = timezone.now() + timedelta(minutes=1)
+        invalid("started_at", clock_start, competition=competition, by=admin_user, started_at=later)
+
+    def test_start_refusals(self, competition, admin_user, refused):
+        empty = CompetitionFactory()
+        refused("no_puzzles", clock_start, competition=empty, by=admin_user)
+        clock_start(competition=competition, by=admin_user)
+        refused("already_started", clock_start, competition=competition, by=admin_user)
+        finalise(empty)
+        refused("final", clock_start, competition=empty, by=admin_user)
+
+    def test_stop_early(self, running, admin_user):
+        competition, entry = one_write(
+            running, "clock_stop", lambda: clock_stop(competition=running, by=admin_user)
+        )
+        assert competition.status == "stopped"
+        assert competition.stopped_at is not None
+        assert competition.ends_at == competition.started_at + timedelta(hours=3)
+        assert competition.clock_end == competition.stopped_at
+        assert entry.before["stopped_at"] is None
+
+    def test_stop_at_a_given_moment(self, running, admin_user, invalid):
+        invalid(
+            "stopped_at",
+            clock_stop,
+            competition=running,
+            by=admin_user,
+            stopped_at=running.started_at - timedelta(seconds=1),
+        )
+        invalid(
+            "stopped_at",
+            clock_stop,
+            competition=running,
+            by=admin_user,
+            stopped_at=timezone.now() + timedelta(minutes=1),
+        )
+        moment = timezone.now() - timedelta(minutes=5)
+        competition = clock_stop(competition=running, by=admin_user, stopped_at=moment)
+        assert competition.clock_end == moment
+
+    def test_stop_refusals(self, competition, teams, admin_user, refused, start_clock):
+        refused("clock_not_started", clock_stop, competition=competition, by=admin_user)
+        ended = start_clock(competition, ago=timedelta(hours=4))
+        refused("clock_stopped", clock_stop, competition=ended, by=admin_user)
+        finalise(ended)
+        refused("final", clock_stop, competition=ended, by=admin_user)
+
+    def test_automatic_end(self, competition, teams, judge, start_clock, refused):
+        # R10: the clock ends by itself at start + duration, without a write.
+        ended = start_clock(competition, ago=timedelta(hours=3, seconds=1))
+        assert ended.status == "stopped"
+        refused("after_end", finish_register, team=teams[0], position=1, by=judge)
+        end = 3 * 3600
+        assert finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=end)
+
+
+# --- finishes --------------------------------------------------------------------------
+
+
+class TestFinishRegister:
+    def test_time_is_the_clocks_now(self, running, teams, judge):
+        finish, entry = one_write(
+            running,
+            "finish_register",
+            lambda: finish_register(team=teams[0], position=1, by=judge, missing=[1, 2]),
+        )
+        assert abs(finish.elapsed_seconds - 7200) <= 2
+        assert finish.missing == [1, 2]
+        assert finish.registered_by == judge
+        assert finish.replayed is False
+        assert entry.team == teams[0]
+        assert entry.before is None
+        assert entry.after["deducted"] == 1
+        assert entry.after["puzzle"] == 1
+
+    def test_given_time(self, running, teams, judge):
+        finish = finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=2472)
+        assert finish.elapsed_seconds == 2472
+        second = finish_register(team=teams[0], position=2, by=judge, elapsed_seconds=2472)
+        assert second.elapsed_seconds == 2472  # the same second as the previous is fine
+
+    def test_final_is_checked_first(self, running, teams, judge, refused):
+        team = teams[0]
+        team.withdrawn = True
+        team.save()
+        finalise(running)
+        refused("final", finish_register, team=team, position=3, by=judge, elapsed_seconds=10**6)
+
+    def test_not_competing(self, running, teams, judge, admin_user, refused):
+        teams[0].withdrawn = True
+        teams[0].save()
+        refused("not_competing", finish_register, team=teams[0], position=1, by=judge)
+        team_disqualify(team=teams[1], by=admin_user, reason="Larm efter tre advarsler")
+        error = refused("not_competing", finish_register, team=teams[1], position=1, by=judge)
+        assert "diskvalificeret" in str(error.message)
+
+    def test_clock_not_started(self, competition, teams, judge, refused):
+        refused("clock_not_started", finish_register, team=teams[0], position=1, by=judge)
+
+    def test_out_of_order(self, running, teams, judge, refused):
+        error = refused("out_of_order", finish_register, team=teams[0], position=2, by=judge)
+        assert "puslespil 1" in str(error.message)
+
+    def test_already_finished_says_who_and_when(self, running, teams, judge, make_user, refused):
+        first = finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=600)
+        other = make_user("judge", "jens")
+        error = refused("already_finished", finish_register, team=teams[0], position=1, by=other)
+        at = timezone.localtime(first.registered_at).strftime("%H:%M:%S")
+        assert f"Registreret af mette kl. {at}" in str(error.message)
+        assert error.extra["finish"] == first.pk
+
+    def test_after_end(self, ended, teams, judge, refused):
+        refused("after_end", finish_register, team=teams[0], position=1, by=judge)
+        refused(
+            "after_end",
+            finish_register,
+            team=teams[0],
+            position=1,
+            by=judge,
+            elapsed_seconds=3 * 3600 + 1,
+        )
+
+    def test_after_end_with_a_time_before_the_end_is_accepted(self, ended, teams, judge):
+        # DAY.md: a finish noted on paper at 12:59:40 can still be entered after 13:00.
+        finish = finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=10780)
+        assert finish.elapsed_seconds == 10780
+
+    def test_after_an_early_stop(self, running, teams, judge, admin_user, refused):
+        stopped = timezone.now() - timedelta(minutes=10)
+        clock_stop(competition=running, by=admin_user, stopped_at=stopped)
+        end = int((stopped - running.started_at).total_seconds())
+        refused(
+            "after_end",
+            finish_register,
+            team=teams[0],
+            position=1,
+            by=judge,
+            elapsed_seconds=end + 1,
+        )
+        assert finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=end)
+
+    def test_in_future(self, running, teams, judge, refused):
+        refused(
+            "in_future",
+            finish_register,
+            team=teams[0],
+            position=1,
+            by=judge,
+            elapsed_seconds=7200 + 60,
+        )
+
+    def test_time_order(self, running, teams, judge, refused):
+        finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=3000)
+        refused(
+            "time_order",
+            finish_register,
+            team=teams[0],
+            position=2,
+            by=judge,
+            elapsed_seconds=2999,
+        )
+
+    @pytest.mark.parametrize("missing", [[0], [-1], [1, 0], [300, 201], [501]])
+    def test_missing_spots_invalid(self, running, teams, judge, invalid, missing):
+        invalid("missing", finish_register, team=teams[0], position=1, by=judge, missing=missing)
+
+    def test_missing_may_add_up_to_the_puzzle(self, running, teams, judge):
+        finish = finish_register(team=teams[0], position=1, by=judge, missing=[250, 250])
+        assert finish.missing == [250, 250]
+
+    def test_unknown_puzzle_invalid(self, running, teams, judge, invalid):
+        invalid("puzzle", finish_register, team=teams[0], position=4, by=judge)
+
+
+class TestIdempotency:
+    def test_same_request_replays(self, running, teams, judge, state):
+        rid = uuid.uuid4()
+        first = finish_register(
+            team=teams[0], position=1, by=judge, missing=[1], elapsed_seconds=900, request_id=rid
+        )
+        before = state()
+        again = finish_register(
+            team=teams[0], position=1, by=judge, missing=[1], elapsed_seconds=900, request_id=rid
+        )
+        assert again.replayed is True
+        assert again.pk == first.pk
+        assert state() == before
+
+    def test_different_payload_conflicts(self, running, teams, judge, state):
+        rid = uuid.uuid4()
+        finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=900, request_id=rid)
+        before = state()
+        with pytest.raises(IdempotencyConflict) as caught:
+            finish_register(
+                team=teams[0], position=1, by=judge, elapsed_seconds=901, request_id=rid
+            )
+        assert caught.value.code == "idempotency_conflict"
+        with pytest.raises(IdempotencyConflict):
+            finish_register(team=teams[1], position=1, by=judge, request_id=rid)
+        assert state() == before
+
+    def test_replay_of_a_count(self, ended, teams, judge, state):
+        rid = uuid.uuid4()
+        first = count_record(team=teams[0], by=judge, unplaced=314, loose=6, request_id=rid)
+        before = state()
+        again = count_record(team=teams[0], by=judge, unplaced=314, loose=6, request_id=rid)
+        assert (again.pk, again.replayed) == (first.pk, True)
+        with pytest.raises(IdempotencyConflict):
+            count_record(team=teams[0], by=judge, pieces=300, request_id=rid)
+        assert state() == before
+
+
+class TestPlausibility:
+    @override_settings(PLAUSIBLE_PIECES_PER_MINUTE_PER_PUZZLER=15)
+    def test_pace_per_puzzler(self, running, teams, judge, refused):
+        team = teams[0]
+        # No members: 1 puzzler. 500 pieces in 20 minutes = 25 per minute: implausible.
+        warning = plausibility(team, 1, 1200)
+        assert warning["pieces_per_minute_per_puzzler"] == 25.0
+        assert warning["puzzlers"] == 1
+        assert "25,0 brikker pr. minut pr. pusler" in warning["message"]
+        error = refused(
+            "implausible",
+            finish_register,
+            team=team,
+            position=1,
+            by=judge,
+            elapsed_seconds=1200,
+            check_plausible=True,
+        )
+        assert error.extra["plausibility"]["pieces_per_minute_per_puzzler"] == 25.0
+        # Six members, at most 4 at the table: 500 / 20 / 4 = 6.25: plausible.
+        for _ in range(6):
+            MemberFactory(team=team)
+        assert plausibility(team, 1, 1200) is None
+        finish_register(team=team, position=1, by=judge, elapsed_seconds=1200, check_plausible=True)
+        # The next puzzle's pace counts from the previous finish: 1000 in 5 min by 4.
+        assert plausibility(team, 2, 1200 + 300)["pieces_per_minute_per_puzzler"] == 50.0
+
+    def test_confirmed_or_unchecked_is_saved(self, running, teams, judge):
+        finish = finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=60)
+        assert finish.pk
+
+
+class TestFinishCorrectAndDelete:
+    @pytest.fixture
+    def finishes(self, running, teams, judge):
+        return [
+            finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=2000),
+            finish_register(team=teams[0], position=2, by=judge, elapsed_seconds=5000),
+        ]
+
+    def test_correct_time_and_missing(self, running, finishes, admin_user):
+        finish, entry = one_write(
+            running,
+            "finish_correct",
+            lambda: finish_correct(
+                finish=finishes[0],
+                by=admin_user,
+                reason="Indsigelse: registreret et minut for sent",
+                elapsed_seconds=1940,
+                missing=[1],
+            ),
+        )
+        finish.refresh_from_db()
+        assert (finish.elapsed_seconds, finish.missing) == (1940, [1])
+        assert entry.before["elapsed_seconds"] == 2000
+        assert entry.after == {
+            "id": finish.pk,
+            "team": finish.team_id,
+            "puzzle": 1,
+            "elapsed_seconds": 1940,
+            "missing": [1],
+            "deducted": 1,
+        }
+        assert entry.reason.startswith("Indsigelse")
+
+    def test_correct_needs_a_reason(self, finishes, admin_user, invalid):
+        invalid("reason", finish_correct, finish=finishes[0], by=admin_user, reason=" ")
+
+    def test_correct_keeps_the_order(self, finishes, admin_user, refused):
+        refused(
+            "time_order",
+            finish_correct,
+            finish=finishes[0],
+            by=admin_user,
+            reason="x",
+            elapsed_seconds=5001,
+        )
+        refused(
+            "in_future",
+            finish_correct,
+            finish=finishes[1],
+            by=admin_user,
+            reason="x",
+            elapsed_seconds=7300,
+        )
+
+    def test_correct_refused_when_final(self, running, finishes, admin_user, refused):
+        finalise(running)
+        refused("final", finish_correct, finish=finishes[0], by=admin_user, reason="x", missing=[1])
+
+    def test_delete_only_the_latest(self, running, finishes, judge, refused):
+        refused("not_latest", finish_delete, finish=finishes[0], by=judge)
+        _, entry = one_write(
+            running,
+            "finish_delete",
+            lambda: finish_delete(finish=finishes[1], by=judge, reason="Tappet ved en fejl"),
+        )
+        assert entry.before["puzzle"] == 2
+        assert entry.after is None
+        assert list(Finish.objects.values_list("puzzle__position", flat=True)) == [1]
+
+    def test_delete_refused_when_final(self, running, finishes, judge, refused):
+        finalise(running)
+        refused("final", finish_delete, finish=finishes[1], by=judge)
+
+
+# --- counts ----------------------------------------------------------------------------
+
+
+class TestCounts:
+    def test_placed_pieces(self, ended, teams, judge):
+        count, entry = one_write(
+            ended, "count_record", lambda: count_record(team=teams[0], by=judge, pieces=420)
+        )
+        assert (count.pieces, count.puzzle.position, count.replayed) == (420, 1, False)
+        assert entry.after["pieces"] == 420
+
+    def test_unplaced_and_loose(self, ended, teams, judge):
+        # DAY.md: 31 piles of 10 + 4 unplaced, 6 loose in pairs, on a 1000-piece puzzle.
+        finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=3000)
+        finish_register(team=teams[0], position=2, by=judge, elapsed_seconds=8000)
+        count = count_record(team=teams[0], by=judge, unplaced=31 * 10 + 4, loose=6)
+        assert (count.puzzle.position, count.pieces) == (3, 680)
+        assert (count.unplaced, count.loose) == (314, 6)
+
+    @pytest.mark.parametrize(
+        ("kwargs", "field"),
+        [
+            ({"pieces": 1}, "pieces"),
+            ({"pieces": 2}, "pieces"),
+            ({"pieces": 501}, "pieces"),
+            ({"unplaced": 498}, "pieces"),
+            ({"unplaced": 490, "loose": 9}, "pieces"),
+            ({"unplaced": 400, "loose": 101}, "unplaced"),
+            ({}, "pieces"),
+            ({"pieces": 10, "unplaced": 490}, "pieces"),
+        ],
+    )
+    def test_invalid_counts(self, ended, teams, judge, invalid, kwargs, field):
+        invalid(field, count_record, team=teams[0], by=judge, **kwargs)
+
+    def test_zero_and_all_but_one(self, ended, teams, judge):
+        assert count_record(team=teams[0], by=judge, pieces=0).pieces == 0
+        assert count_record(team=teams[1], by=judge, unplaced=0, loose=0).pieces == 500
+
+    def test_refusals(self, competition, teams, judge, admin_user, refused, start_clock):
+        refused("clock_not_started", count_record, team=teams[0], by=judge, pieces=10)
+        start_clock(competition, ago=timedelta(hours=1))
+        refused("clock_running", count_record, team=teams[0], by=judge, pieces=10)
+        clock_stop(competition=competition, by=admin_user)
+        count_record(team=teams[0], by=judge, pieces=10)
+        error = refused("already_counted", count_record, team=teams[0], by=judge, pieces=20)
+        assert "Registreret af mette" in str(error.message)
+        teams[1].withdrawn = True
+        teams[1].save()
+        refused("not_competing", count_record, team=teams[1], by=judge, pieces=10)
+
+    def test_all_finished(self, ended, teams, judge, refused):
+        for position, at in ((1, 3000), (2, 6000), (3, 9000)):
+            finish_register(team=teams[0], position=position, by=judge, elapsed_seconds=at)
+        refused("all_finished", count_record, team=teams[0], by=judge, pieces=0)
+
+    def test_final(self, ended, teams, judge, refused):
+        finalise(ended)
+        refused("final", count_record, team=teams[0], by=judge, pieces=10)
+
+    def test_correct(self, ended, teams, judge, admin_user, invalid):
+        count = count_record(team=teams[0], by=judge, pieces=100)
+        invalid("reason", count_correct, count=count, by=admin_user, reason="", pieces=3)
+        invalid("pieces", count_correct, count=count, by=admin_user, reason="x", pieces=2)
+        count, entry = one_write(
+            ended,
+            "count_correct",
+            lambda: count_correct(
+                count=count, by=admin_user, reason="Talt igen", unplaced=380, loose=7
+            ),
+        )
+        assert count.pieces == 500 - 380 - 7
+        assert entry.before["pieces"] == 100
+        assert entry.after["pieces"] == 113
+        count = count_correct(count=count, by=admin_user, reason="Løse brikker talt om", loose=0)
+        assert count.pieces == 120
+
+    def test_a_late_finish_of_the_counted_puzzle_voids_the_count(self, ended, teams, judge):
+        count_record(team=teams[0], by=judge, pieces=480)
+        finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=10780)
+        assert not Count.objects.filter(team=teams[0]).exists()
+        assert AuditEntry.objects.filter(action="count_delete", team=teams[0]).count() == 1
+
+    def test_undoing_the_finish_before_a_count_voids_the_count(self, ended, teams, judge):
+        finish = finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=3000)
+        count_record(team=teams[0], by=judge, pieces=480)
+        finish_delete(finish=finish, by=judge)
+        assert not Count.objects.filter(team=teams[0]).exists()
+
+
+# --- warnings, disqualification ----------------------------------------------------------
+
+
+class TestWarningsAndDisqualification:
+    def test_warning(self, running, teams, judge, invalid):
+        invalid("reason", warning_log, team=teams[0], by=judge, reason="")
+        warning, entry = one_write(
+            running, "warning_log", lambda: warning_log(team=teams[0], by=judge, reason="Larm")
+        )
+        assert (warning.team, warning.given_by, warning.reason) == (teams[0], judge, "Larm")
+        assert entry.reason == "Larm"
+
+    def test_warning_refused_when_final(self, running, teams, judge, refused):
+        finalise(running)
+        refused("final", warning_log, team=teams[0], by=judge, reason="Larm")
+
+    def test_disqualify_and_reinstate(self, running, teams, admin_user, invalid, refused):
+        invalid("reason", team_disqualify, team=teams[0], by=admin_user, reason="")
+        refused("not_disqualified", team_reinstate, team=teams[0], by=admin_user)
+        team, entry = one_write(
+            running,
+            "team_disqualify",
+            lambda: team_disqualify(team=teams[0], by=admin_user, reason="Hjælp udefra (R18)"),
+        )
+        assert team.disqualified and team.disqualified_reason == "Hjælp udefra (R18)"
+        assert entry.before["disqualified"] is False
+        assert entry.after["disqualified"] is True
+        refused("already_disqualified", team_disqualify, team=team, by=admin_user, reason="x")
+        team, entry = one_write(
+            running,
+            "team_reinstate",
+            lambda: team_reinstate(team=team, by=admin_user, reason="Fejl"),
+        )
+        assert not team.disqualified and team.disqualified_reason == ""
+
+    def test_disqualify_refused_when_final(self, running, teams, admin_user, refused):
+        finalise(running)
+        refused("final", team_disqualify, team=teams[0], by=admin_user, reason="x")
+        refused("final", team_reinstate, team=teams[0], by=admin_user)

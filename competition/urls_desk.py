@@ -1,8 +1,24 @@
+"""The desk (desk and admin roles) and the setup pages (admin). Access is checked per view."""
+
 from django.urls import path
 
-from competition import views_desk
+from competition import views_desk as v
 
 app_name = "desk"
 urlpatterns = [
-    path("<slug:slug>/", views_desk.teams, name="teams"),
+    path("new/", v.competition_new, name="competition_new"),
+    path("<slug:slug>/", v.teams, name="teams"),
+    path("<slug:slug>/setup/", v.setup, name="setup"),
+    path("<slug:slug>/teams/new/", v.team_new, name="team_new"),
+    path("<slug:slug>/teams/<int:pk>/", v.team_edit, name="team_edit"),
+    path("<slug:slug>/teams/<int:pk>/check-in", v.check_in, name="check_in"),
+    path("<slug:slug>/teams/<int:pk>/check-in/undo", v.check_in_undo, name="check_in_undo"),
+    path("<slug:slug>/teams/<int:pk>/fee", v.fee, name="fee"),
+    path("<slug:slug>/teams/<int:pk>/withdraw", v.withdraw, name="withdraw"),
+    path("<slug:slug>/teams/<int:pk>/withdraw/undo", v.withdraw_undo, name="withdraw_undo"),
+    path("<slug:slug>/refunds/", v.refunds, name="refunds"),
+    path("<slug:slug>/teams.csv", v.export, name="export"),
+    path("<slug:slug>/import/", v.import_teams, name="import"),
+    path("<slug:slug>/import/example.csv", v.import_example, name="import_example"),
+    path("<slug:slug>/cards/", v.cards, name="cards"),
 ]

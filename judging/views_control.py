@@ -1,10 +1,485 @@
-from django.shortcuts import get_object_or_404, render
+"""The control room (admin): the clock, status at a glance, corrections, warnings,
+disqualification (R4, R10, R14, R18) and the audit log. Every write is a service call."""
 
-from competition.models import Competition
+import re
+from datetime import datetime
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db.models import Count as Num
+from django.db.models import Exists, Max, OuterRef, Prefetch
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from competition import services as competition_services
+from competition.errors import Refusal
+from competition.models import Competition, Status, Team
 from competition.roles import ADMIN, role_required
+from judging import services as judging_services
+from judging.models import AuditEntry, Count, Finish
+
+
+# --- input ---------------------------------------------------------------------------------
+def hms(seconds: int | None) -> str:
+    if seconds is None:
+        return ""
+    return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+
+
+def parse_hms(text: str) -> int:
+    """'1:23:45' (h:mm:ss), '23:45' (m:ss) or '95' (seconds) -> whole seconds."""
+    text = (text or "").strip()
+    if not re.fullmatch(r"\d+(:\d{1,2}){0,2}", text):
+        raise forms.ValidationError(_("Write the time as h:mm:ss, for example 1:23:45."))
+    parts = [int(p) for p in text.split(":")]
+    if any(p >= 60 for p in parts[1:]):
+        raise forms.ValidationError(_("Minutes and seconds go from 00 to 59."))
+    seconds = 0
+    for part in parts:
+        seconds = seconds * 60 + part
+    return seconds
+
+
+def parse_spots(text: str) -> list[int]:
+    """'1, 2' -> [1, 2]: one number per spot with missing pieces, its size (R8)."""
+    text = (text or "").strip()
+    if not text:
+        return []
+    parts = [p for p in re.split(r"[,;\s]+", text) if p]
+    if not all(p.isdigit() and int(p) > 0 for p in parts):
+        raise forms.ValidationError(
+            _("Write one positive number per spot with missing pieces, e.g. “1, 2”.")
+        )
+    return [int(p) for p in parts]
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"), widget=forms.Textarea(attrs={"rows": 2}), max_length=2000
+    )
+
+
+class ClockStartForm(forms.Form):
+    started_at = forms.DateTimeField(
+        label=gettext_lazy("It really started at (optional)"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local", "step": 1}),
+        input_formats=["%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M"],
+    )
+
+
+class FinishCorrectForm(ReasonForm):
+    time = forms.CharField(label=gettext_lazy("Time (h:mm:ss)"), max_length=12)
+    missing = forms.CharField(label=gettext_lazy("Missing spots"), required=False, max_length=200)
+
+    def clean_time(self):
+        return parse_hms(self.cleaned_data["time"])
+
+    def clean_missing(self):
+        return parse_spots(self.cleaned_data["missing"])
+
+
+class CountCorrectForm(ReasonForm):
+    pieces = forms.IntegerField(label=gettext_lazy("Placed pieces"), min_value=0)
+
+
+# --- reads ---------------------------------------------------------------------------------
+def _competition(slug: str) -> Competition:
+    return get_object_or_404(Competition.objects.prefetch_related("puzzles"), slug=slug)
+
+
+def _teams(competition: Competition):
+    """Every team with its finishes counted, last time, warnings and count: fixed queries."""
+    return (
+        Team.objects.filter(competition=competition)
+        .annotate(
+            n_finished=Num("finishes", distinct=True),
+            n_warnings=Num("warnings", distinct=True),
+            last_seconds=Max("finishes__elapsed_seconds"),
+            has_count=Exists(Count.objects.filter(team=OuterRef("pk"))),
+        )
+        .order_by("table")
+    )
+
+
+def _glance(competition: Competition, teams: list[Team]) -> dict:
+    """Status at a glance: teams on each puzzle, finished everything, counts missing."""
+    puzzles = list(competition.puzzles.all())
+    total = len(puzzles)
+    competing = [t for t in teams if t.competing]
+    on = {p.position: 0 for p in puzzles}
+    for t in competing:
+        if t.n_finished < total:
+            on[t.n_finished + 1] += 1
+    ended = competition.has_ended()
+    missing = [t for t in competing if t.n_finished < total and not t.has_count] if ended else []
+    return {
+        "puzzles": [(p, on[p.position]) for p in puzzles],
+        "all_done": sum(1 for t in competing if total and t.n_finished >= total),
+        "competing": len(competing),
+        "withdrawn": sum(1 for t in teams if t.withdrawn),
+        "disqualified": sum(1 for t in teams if t.disqualified),
+        "counts_missing": missing,
+        "ended": ended,
+    }
 
 
 @role_required(ADMIN)
 def room(request, slug):
+    competition = _competition(slug)
+    teams = list(_teams(competition))
+    for t in teams:
+        t.last_hms = hms(t.last_seconds)
+    now = timezone.now()
+    start_initial = timezone.localtime(now).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%S")
+    context = {
+        "competition": competition,
+        "teams": teams,
+        "glance": _glance(competition, teams),
+        "status": competition.status_at(now),
+        "status_label": Status(competition.status_at(now)).label,
+        "clock": competition.clock_dict(now),
+        "elapsed_hms": hms(competition.elapsed_seconds(now)),
+        "remaining_hms": hms(competition.remaining_seconds(now)),
+        "server_ms": int(now.timestamp() * 1000),
+        "start_form": ClockStartForm(initial={"started_at": start_initial}),
+        "has_clock": hasattr(competition_services, "clock_start"),
+    }
+    if request.htmx and request.htmx.target == "control-live":
+        return render(request, "judging/_control_live.html", context)
+    return render(request, "judging/control_room.html", context)
+
+
+# --- the clock -----------------------------------------------------------------------------
+def _refused(request, exc) -> None:
+    if isinstance(exc, Refusal):
+        messages.error(request, exc.message)
+    else:
+        for error in exc.messages:
+            messages.error(request, error)
+
+
+@role_required(ADMIN)
+@require_POST
+def clock_start(request, slug):
+    competition = _competition(slug)
+    form = ClockStartForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return redirect("control:room", slug=slug)
+    # "Start now" ignores the field; "correct" starts from the time the head judge gives.
+    started_at: datetime | None = None
+    if "correct" in request.POST:
+        started_at = form.cleaned_data["started_at"]
+        if started_at is None:
+            messages.error(request, _("Give the time the clock really started."))
+            return redirect("control:room", slug=slug)
+    try:
+        competition_services.clock_start(
+            competition=competition, by=request.user, started_at=started_at
+        )
+    except (Refusal, ValidationError) as exc:
+        _refused(request, exc)
+    else:
+        messages.success(request, _("The clock is running."))
+    return redirect("control:room", slug=slug)
+
+
+@role_required(ADMIN)
+@require_POST
+def clock_stop(request, slug):
+    competition = _competition(slug)
+    try:
+        competition_services.clock_stop(competition=competition, by=request.user)
+    except (Refusal, ValidationError) as exc:
+        _refused(request, exc)
+    else:
+        messages.success(request, _("The clock is stopped: time is up."))
+    return redirect("control:room", slug=slug)
+
+
+# --- one team ------------------------------------------------------------------------------
+def _team(competition: Competition, pk: int) -> Team:
+    team = get_object_or_404(
+        Team.objects.prefetch_related(
+            Prefetch(
+                "finishes",
+                queryset=Finish.objects.select_related("puzzle", "registered_by").order_by(
+                    "puzzle__position"
+                ),
+            ),
+            "warnings__given_by",
+        ),
+        competition=competition,
+        pk=pk,
+    )
+    team.competition = competition
+    return team
+
+
+def _team_context(competition: Competition, team: Team, **forms_) -> dict:
+    finishes = list(team.finishes.all())
+    for f in finishes:
+        f.hms = hms(f.elapsed_seconds)
+        f.spots = ", ".join(str(s) for s in f.missing or [])
+        f.form = forms_.get(f"finish_{f.pk}") or FinishCorrectForm(
+            prefix=f"f{f.pk}", initial={"time": f.hms, "missing": f.spots}
+        )
+    count = Count.objects.filter(team=team).select_related("puzzle", "registered_by").first()
+    audit = (
+        AuditEntry.objects.filter(team=team).select_related("user", "team").order_by("-at", "-id")
+    )
+    return {
+        "competition": competition,
+        "team": team,
+        "finishes": finishes,
+        "latest_finish": finishes[-1] if finishes else None,
+        "count": count,
+        "count_form": forms_.get("count")
+        or CountCorrectForm(prefix="count", initial={"pieces": count.pieces if count else None}),
+        "warning_form": forms_.get("warning") or ReasonForm(prefix="warning"),
+        "dq_form": forms_.get("dq") or ReasonForm(prefix="dq"),
+        "audit": _audit_rows(audit[:50]),
+    }
+
+
+@role_required(ADMIN)
+def team(request, slug, pk):
+    competition = _competition(slug)
+    return render(
+        request, "judging/control_team.html", _team_context(competition, _team(competition, pk))
+    )
+
+
+def _team_write(request, competition, team, call, success, form_key=None, form=None):
+    """Run a service; on success back to the team page, else the page with the errors."""
+    try:
+        call()
+    except Refusal as refusal:
+        messages.error(request, refusal.message)
+    except ValidationError as exc:
+        if form is not None:
+            for field, errors in getattr(exc, "message_dict", {None: exc.messages}).items():
+                for error in errors:
+                    form.add_error(field if field in form.fields else None, error)
+            team = _team(competition, team.pk)
+            return render(
+                request,
+                "judging/control_team.html",
+                _team_context(competition, team, **{form_key: form}),
+                status=400,
+            )
+        _refused(request, exc)
+    else:
+        messages.success(request, success)
+    return redirect("control:team", slug=competition.slug, pk=team.pk)
+
+
+def _invalid(request, competition, team, form_key, form):
+    return render(
+        request,
+        "judging/control_team.html",
+        _team_context(competition, _team(competition, team.pk), **{form_key: form}),
+        status=400,
+    )
+
+
+@role_required(ADMIN)
+@require_POST
+def warning(request, slug, pk):
+    competition = _competition(slug)
+    team = _team(competition, pk)
+    form = ReasonForm(request.POST, prefix="warning")
+    if not form.is_valid():
+        return _invalid(request, competition, team, "warning", form)
+    return _team_write(
+        request,
+        competition,
+        team,
+        lambda: judging_services.warning_log(
+            team=team, by=request.user, reason=form.cleaned_data["reason"]
+        ),
+        _("The warning is logged."),
+        "warning",
+        form,
+    )
+
+
+@role_required(ADMIN)
+@require_POST
+def disqualify(request, slug, pk):
+    competition = _competition(slug)
+    team = _team(competition, pk)
+    form = ReasonForm(request.POST, prefix="dq")
+    if not form.is_valid():
+        return _invalid(request, competition, team, "dq", form)
+    return _team_write(
+        request,
+        competition,
+        team,
+        lambda: judging_services.team_disqualify(
+            team=team, by=request.user, reason=form.cleaned_data["reason"]
+        ),
+        _("“%(team)s” is disqualified.") % {"team": team.name},
+        "dq",
+        form,
+    )
+
+
+@role_required(ADMIN)
+@require_POST
+def reinstate(request, slug, pk):
+    competition = _competition(slug)
+    team = _team(competition, pk)
+    form = ReasonForm(request.POST, prefix="dq")
+    if not form.is_valid():
+        return _invalid(request, competition, team, "dq", form)
+    return _team_write(
+        request,
+        competition,
+        team,
+        lambda: judging_services.team_reinstate(
+            team=team, by=request.user, reason=form.cleaned_data["reason"]
+        ),
+        _("“%(team)s” competes again.") % {"team": team.name},
+        "dq",
+        form,
+    )
+
+
+@role_required(ADMIN)
+@require_POST
+def finish_correct(request, slug, pk, finish_id):
+    competition = _competition(slug)
+    team = _team(competition, pk)
+    finish = get_object_or_404(Finish, pk=finish_id, team=team)
+    form = FinishCorrectForm(request.POST, prefix=f"f{finish.pk}")
+    key = f"finish_{finish.pk}"
+    if not form.is_valid():
+        return _invalid(request, competition, team, key, form)
+    data = form.cleaned_data
+    return _team_write(
+        request,
+        competition,
+        team,
+        lambda: judging_services.finish_correct(
+            finish=finish,
+            by=request.user,
+            reason=data["reason"],
+            elapsed_seconds=data["time"],
+            missing=data["missing"],
+        ),
+        _("The finish of puzzle %(position)s is corrected.") % {"position": finish.puzzle.position},
+        key,
+        form,
+    )
+
+
+@role_required(ADMIN)
+@require_POST
+def finish_delete(request, slug, pk, finish_id):
+    competition = _competition(slug)
+    team = _team(competition, pk)
+    finish = get_object_or_404(Finish, pk=finish_id, team=team)
+    form = ReasonForm(request.POST, prefix=f"d{finish.pk}")
+    reason = form.data.get(f"d{finish.pk}-reason", "")
+    return _team_write(
+        request,
+        competition,
+        team,
+        lambda: judging_services.finish_delete(finish=finish, by=request.user, reason=reason),
+        _("The finish of puzzle %(position)s is deleted.") % {"position": finish.puzzle.position},
+    )
+
+
+@role_required(ADMIN)
+@require_POST
+def count_correct(request, slug, pk):
+    competition = _competition(slug)
+    team = _team(competition, pk)
+    count = get_object_or_404(Count, team=team)
+    form = CountCorrectForm(request.POST, prefix="count")
+    if not form.is_valid():
+        return _invalid(request, competition, team, "count", form)
+    return _team_write(
+        request,
+        competition,
+        team,
+        lambda: judging_services.count_correct(
+            count=count,
+            by=request.user,
+            reason=form.cleaned_data["reason"],
+            pieces=form.cleaned_data["pieces"],
+        ),
+        _("The count is corrected."),
+        "count",
+        form,
+    )
+
+
+# --- the audit log -------------------------------------------------------------------------
+def _audit_rows(entries) -> list[dict]:
+    """Each entry with its before and after side by side, key by key."""
+    rows = []
+    for e in entries:
+        before = (
+            e.before if isinstance(e.before, dict) else ({} if e.before is None else {"": e.before})
+        )
+        after = e.after if isinstance(e.after, dict) else ({} if e.after is None else {"": e.after})
+        keys = list(dict.fromkeys([*before, *after]))
+        diff = [
+            {
+                "key": k,
+                "before": before.get(k, "—") if k in before else "—",
+                "after": after.get(k, "—") if k in after else "—",
+                "changed": before.get(k) != after.get(k),
+            }
+            for k in keys
+        ]
+        rows.append({"entry": e, "diff": diff})
+    return rows
+
+
+@role_required(ADMIN)
+def audit(request, slug):
     competition = get_object_or_404(Competition, slug=slug)
-    return render(request, "judging/control_room.html", {"competition": competition})
+    entries = AuditEntry.objects.filter(competition=competition).select_related(
+        "user", "team", "objection"
+    )
+    team_id = request.GET.get("team", "")
+    user_id = request.GET.get("user", "")
+    action = request.GET.get("action", "")
+    if team_id.isdigit():
+        entries = entries.filter(team_id=int(team_id))
+    if user_id.isdigit():
+        entries = entries.filter(user_id=int(user_id))
+    if action:
+        entries = entries.filter(action=action)
+    all_entries = AuditEntry.objects.filter(competition=competition)
+    users = (
+        get_user_model()
+        .objects.filter(pk__in=all_entries.exclude(user=None).values("user"))
+        .order_by("username")
+    )
+    actions = all_entries.order_by("action").values_list("action", flat=True).distinct()
+    return render(
+        request,
+        "judging/control_audit.html",
+        {
+            "competition": competition,
+            "rows": _audit_rows(entries.order_by("-at", "-id")[:300]),
+            "teams": Team.objects.filter(competition=competition).order_by("table"),
+            "users": users,
+            "actions": list(actions),
+            "team_id": team_id,
+            "user_id": user_id,
+            "action": action,
+        },
+    )

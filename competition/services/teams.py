@@ -1,2 +1,515 @@
 """Competition setup, puzzle sequence, teams and members, check-in (R2, R3, R15, R17, P2)."""
-__all__: list[str] = []
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from competition.errors import Refusal, ensure_not_final
+from competition.models import Competition, Member, Puzzle, Team
+from judging.audit import audit_record
+
+__all__ = [
+    "competition_create",
+    "competition_update",
+    "puzzle_add",
+    "puzzle_update",
+    "puzzle_delete",
+    "puzzle_sequence_set",
+    "team_create",
+    "team_update",
+    "team_fee_set",
+    "team_check_in",
+    "team_check_in_undo",
+    "team_withdraw",
+    "team_withdraw_undo",
+    "next_free_table",
+    "members_clean",
+]
+
+# Paths under /desk/ and /control/ that are not competitions.
+_EXTRA_RESERVED = frozenset({"new"})
+COMPETITION_FIELDS = ("slug", "name", "venue", "starts_at", "duration_minutes", "max_at_table")
+# What may still change once the clock has started: nothing that moves the clock or the rules.
+FIELDS_AFTER_START = frozenset({"name", "venue"})
+TEAM_FIELDS = (
+    "name",
+    "table",
+    "fee_paid",
+    "contact_name",
+    "contact_email",
+    "contact_phone",
+    "notes",
+)
+
+
+# --- snapshots for the audit trail -----------------------------------------------------------
+def _competition_snapshot(c: Competition) -> dict:
+    return {f: getattr(c, f) for f in COMPETITION_FIELDS}
+
+
+def _puzzles_snapshot(competition: Competition) -> list[dict]:
+    return [
+        {"position": p.position, "title": p.title, "brand": p.brand, "pieces": p.pieces}
+        for p in Puzzle.objects.filter(competition=competition).order_by("position")
+    ]
+
+
+def _team_snapshot(team: Team, members: Iterable[Member] | None = None) -> dict:
+    data = {f: getattr(team, f) for f in TEAM_FIELDS}
+    data["checked_in_at"] = team.checked_in_at
+    data["withdrawn"] = team.withdrawn
+    if members is None:
+        members = team.members.all()
+    data["members"] = [
+        {"name": m.name, "under_15": m.under_15, "guardian": m.guardian} for m in members
+    ]
+    return data
+
+
+def _lock_competition(competition: Competition) -> Competition:
+    return Competition.objects.select_for_update().get(pk=competition.pk)
+
+
+def _ensure_setup(competition: Competition) -> None:
+    if competition.started_at is not None:
+        raise Refusal(
+            "already_started",
+            _("The clock has started; the puzzle sequence can no longer be changed."),
+        )
+
+
+# --- competition -----------------------------------------------------------------------------
+def _validate_slug(slug: str) -> None:
+    if slug.lower() in _EXTRA_RESERVED:
+        raise ValidationError(
+            {"slug": _("“%(slug)s” is used by the app itself; choose another short name.")},
+            params={"slug": slug},
+        )
+
+
+@transaction.atomic
+def competition_create(
+    *,
+    by,
+    slug: str,
+    name: str,
+    starts_at: datetime,
+    duration_minutes: int = 180,
+    max_at_table: int = 4,
+    venue: str = "",
+) -> Competition:
+    """Create a competition in setup (no puzzles yet; add them with puzzle_add)."""
+    _validate_slug(slug)
+    competition = Competition(
+        slug=slug,
+        name=name,
+        starts_at=starts_at,
+        duration_minutes=duration_minutes,
+        max_at_table=max_at_table,
+        venue=venue,
+    )
+    competition.full_clean()
+    competition.save()
+    audit_record(
+        competition=competition,
+        user=by,
+        action="competition_create",
+        after=_competition_snapshot(competition),
+    )
+    return competition
+
+
+@transaction.atomic
+def competition_update(*, competition: Competition, by, **fields) -> Competition:
+    """Edit the competition; once the clock has started only its name and venue."""
+    unknown = set(fields) - set(COMPETITION_FIELDS)
+    if unknown:
+        raise TypeError(f"unknown fields: {', '.join(sorted(unknown))}")
+    competition = _lock_competition(competition)
+    ensure_not_final(competition)
+    changed = {f: v for f, v in fields.items() if getattr(competition, f) != v}
+    if competition.started_at is not None and set(changed) - FIELDS_AFTER_START:
+        raise Refusal(
+            "already_started",
+            _("The clock has started; only the name and the venue can be changed now."),
+        )
+    if not changed:
+        return competition
+    if "slug" in changed:
+        _validate_slug(changed["slug"])
+    before = _competition_snapshot(competition)
+    for f, v in changed.items():
+        setattr(competition, f, v)
+    competition.full_clean()
+    competition.save(update_fields=list(changed))
+    audit_record(
+        competition=competition,
+        user=by,
+        action="competition_update",
+        before=before,
+        after=_competition_snapshot(competition),
+    )
+    competition.bump_standings()
+    return competition
+
+
+# --- the puzzle sequence (R7) ----------------------------------------------------------------
+@transaction.atomic
+def puzzle_add(
+    *, competition: Competition, by, position: int, pieces: int, title: str = "", brand: str = ""
+) -> Puzzle:
+    competition = _lock_competition(competition)
+    ensure_not_final(competition)
+    _ensure_setup(competition)
+    before = _puzzles_snapshot(competition)
+    if Puzzle.objects.filter(competition=competition, position=position).exists():
+        raise ValidationError({"position": _("There is already a puzzle with this number.")})
+    puzzle = Puzzle(
+        competition=competition, position=position, pieces=pieces, title=title, brand=brand
+    )
+    puzzle.full_clean()
+    puzzle.save()
+    audit_record(
+        competition=competition,
+        user=by,
+        action="puzzle_add",
+        before={"puzzles": before},
+        after={"puzzles": _puzzles_snapshot(competition)},
+    )
+    competition.bump_standings()
+    return puzzle
+
+
+@transaction.atomic
+def puzzle_update(*, puzzle: Puzzle, by, **fields) -> Puzzle:
+    unknown = set(fields) - {"position", "title", "brand", "pieces"}
+    if unknown:
+        raise TypeError(f"unknown fields: {', '.join(sorted(unknown))}")
+    competition = _lock_competition(puzzle.competition)
+    ensure_not_final(competition)
+    _ensure_setup(competition)
+    puzzle = Puzzle.objects.get(pk=puzzle.pk)
+    before = _puzzles_snapshot(competition)
+    if (
+        "position" in fields
+        and fields["position"] != puzzle.position
+        and Puzzle.objects.filter(competition=competition, position=fields["position"]).exists()
+    ):
+        raise ValidationError({"position": _("There is already a puzzle with this number.")})
+    for f, v in fields.items():
+        setattr(puzzle, f, v)
+    puzzle.full_clean()
+    puzzle.save()
+    audit_record(
+        competition=competition,
+        user=by,
+        action="puzzle_update",
+        before={"puzzles": before},
+        after={"puzzles": _puzzles_snapshot(competition)},
+    )
+    competition.bump_standings()
+    return puzzle
+
+
+@transaction.atomic
+def puzzle_delete(*, puzzle: Puzzle, by) -> None:
+    competition = _lock_competition(puzzle.competition)
+    ensure_not_final(competition)
+    _ensure_setup(competition)
+    before = _puzzles_snapshot(competition)
+    Puzzle.objects.filter(pk=puzzle.pk).delete()
+    audit_record(
+        competition=competition,
+        user=by,
+        action="puzzle_delete",
+        before={"puzzles": before},
+        after={"puzzles": _puzzles_snapshot(competition)},
+    )
+    competition.bump_standings()
+
+
+@transaction.atomic
+def puzzle_sequence_set(*, competition: Competition, by, puzzles: Sequence[dict]) -> list[Puzzle]:
+    """Replace the whole sequence: `puzzles` in order, each {id?, title, brand, pieces}.
+
+    Positions become 1..n in the given order (R7: a fixed sequence without gaps); a
+    puzzle with an `id` keeps its row, the others are added, the missing ones removed.
+    """
+    competition = _lock_competition(competition)
+    ensure_not_final(competition)
+    _ensure_setup(competition)
+    before = _puzzles_snapshot(competition)
+    existing = {p.pk: p for p in Puzzle.objects.filter(competition=competition)}
+    keep = {int(d["id"]) for d in puzzles if d.get("id")}
+    if keep - set(existing):
+        raise ValidationError(_("A puzzle in the list is not of this competition."))
+    Puzzle.objects.filter(competition=competition).exclude(pk__in=keep).delete()
+    # Move the kept rows out of the way first: positions are unique per competition.
+    for pk in keep:
+        Puzzle.objects.filter(pk=pk).update(position=10000 + pk)
+    result = []
+    for position, data in enumerate(puzzles, start=1):
+        puzzle = existing.get(int(data["id"])) if data.get("id") else None
+        puzzle = puzzle or Puzzle(competition=competition)
+        puzzle.position = position
+        puzzle.title = data.get("title", "") or ""
+        puzzle.brand = data.get("brand", "") or ""
+        puzzle.pieces = data["pieces"]
+        puzzle.full_clean(validate_unique=False, validate_constraints=False)
+        puzzle.save()
+        result.append(puzzle)
+    after = _puzzles_snapshot(competition)
+    if after != before:
+        audit_record(
+            competition=competition,
+            user=by,
+            action="puzzle_sequence_set",
+            before={"puzzles": before},
+            after={"puzzles": after},
+        )
+        competition.bump_standings()
+    return result
+
+
+# --- teams -----------------------------------------------------------------------------------
+def next_free_table(competition: Competition, taken: Iterable[int] = ()) -> int:
+    """The lowest table number no team of `competition` (nor `taken`) has."""
+    used = set(Team.objects.filter(competition=competition).values_list("table", flat=True))
+    used |= set(taken)
+    table = 1
+    while table in used:
+        table += 1
+    return table
+
+
+def members_clean(members: Iterable[dict]) -> list[dict]:
+    """Plain member dicts, blank rows dropped; R3: an under-15 member needs an adult.
+
+    Raises ValidationError({"members": [...]}) naming every member that breaks a rule.
+    """
+    cleaned, errors = [], []
+    for number, raw in enumerate(members, start=1):
+        name = (raw.get("name") or "").strip()
+        under_15 = bool(raw.get("under_15"))
+        guardian = (raw.get("guardian") or "").strip()
+        if not name:
+            if under_15 or guardian:
+                errors.append(_("Member %(n)s has no name.") % {"n": number})
+            continue
+        if len(name) > 120 or len(guardian) > 120:
+            errors.append(_("Member %(n)s: names can be at most 120 characters.") % {"n": number})
+        if under_15 and not guardian:
+            errors.append(
+                _("%(name)s is under 15 and needs the name of the accompanying adult (R3).")
+                % {"name": name}
+            )
+        cleaned.append({"name": name, "under_15": under_15, "guardian": guardian})
+    if errors:
+        raise ValidationError({"members": errors})
+    return cleaned
+
+
+def _check_name_and_table(competition: Competition, name: str, table, exclude_pk=None) -> None:
+    errors: dict[str, list[str]] = {}
+    others = Team.objects.filter(competition=competition)
+    if exclude_pk is not None:
+        others = others.exclude(pk=exclude_pk)
+    if not name:
+        errors["name"] = [_("The team needs a name.")]
+    else:
+        # Casefold in Python: SQLite's lower() knows only ASCII (Ø, Æ, Å).
+        folded = name.casefold()
+        if any(n.casefold() == folded for n in others.values_list("name", flat=True)):
+            errors["name"] = [_("A team with this name already exists.")]
+    if table is None or table == "":
+        errors["table"] = [
+            _("The team needs a table number; the next free is %(table)s.")
+            % {"table": next_free_table(competition)}
+        ]
+    else:
+        try:
+            table = int(table)
+        except (TypeError, ValueError):
+            table = 0
+        if table < 1:
+            errors["table"] = [_("The table number must be a whole number from 1.")]
+        elif others.filter(table=table).exists():
+            holder = others.get(table=table)
+            errors["table"] = [
+                _("Table %(table)s is taken by “%(team)s”; the next free is %(free)s.")
+                % {"table": table, "team": holder.name, "free": next_free_table(competition)}
+            ]
+    if errors:
+        raise ValidationError(errors)
+
+
+def _set_members(team: Team, members: list[dict]) -> list[Member]:
+    team.members.all().delete()
+    rows = [Member(team=team, **m) for m in members]
+    for row in rows:
+        row.full_clean(exclude=["team"])
+    return Member.objects.bulk_create(rows)
+
+
+@transaction.atomic
+def team_create(
+    *,
+    competition: Competition,
+    by,
+    name: str,
+    table: int,
+    members: Sequence[dict] = (),
+    fee_paid: bool = False,
+    contact_name: str = "",
+    contact_email: str = "",
+    contact_phone: str = "",
+    notes: str = "",
+) -> Team:
+    """Register a team with its members (R3; R17: more members than the table limit is fine)."""
+    competition = _lock_competition(competition)
+    ensure_not_final(competition)
+    name = (name or "").strip()
+    errors = {}
+    try:
+        _check_name_and_table(competition, name, table)
+    except ValidationError as e:
+        errors.update(e.message_dict)
+    try:
+        members = members_clean(members)
+    except ValidationError as e:
+        errors.update(e.message_dict)
+    if errors:
+        raise ValidationError(errors)
+    team = Team(
+        competition=competition,
+        name=name,
+        table=int(table),
+        fee_paid=fee_paid,
+        contact_name=contact_name,
+        contact_email=contact_email,
+        contact_phone=contact_phone,
+        notes=notes,
+    )
+    team.full_clean(validate_constraints=False)
+    team.save()
+    saved = _set_members(team, members)
+    audit_record(
+        competition=competition,
+        user=by,
+        action="team_create",
+        team=team,
+        after=_team_snapshot(team, saved),
+    )
+    competition.bump_standings()
+    return team
+
+
+def _lock_team(team: Team) -> tuple[Team, Competition]:
+    """Lock the team row, then its competition's (the lock order of every write)."""
+    team = Team.objects.select_for_update().get(pk=team.pk)
+    competition = Competition.objects.select_for_update().get(pk=team.competition_id)
+    ensure_not_final(competition)
+    team.competition = competition
+    return team, competition
+
+
+@transaction.atomic
+def team_update(*, team: Team, by, members: Sequence[dict] | None = None, **fields) -> Team:
+    """Edit a team; `members`, when given, replaces the whole list."""
+    unknown = set(fields) - set(TEAM_FIELDS)
+    if unknown:
+        raise TypeError(f"unknown fields: {', '.join(sorted(unknown))}")
+    team, competition = _lock_team(team)
+    before = _team_snapshot(team)
+    if "name" in fields:
+        fields["name"] = (fields["name"] or "").strip()
+    errors = {}
+    if "name" in fields or "table" in fields:
+        try:
+            _check_name_and_table(
+                competition,
+                fields.get("name", team.name),
+                fields.get("table", team.table),
+                exclude_pk=team.pk,
+            )
+        except ValidationError as e:
+            errors.update(e.message_dict)
+    if members is not None:
+        try:
+            members = members_clean(members)
+        except ValidationError as e:
+            errors.update(e.message_dict)
+    if errors:
+        raise ValidationError(errors)
+    for f, v in fields.items():
+        setattr(team, f, int(v) if f == "table" else v)
+    team.full_clean(validate_constraints=False)
+    team.save()
+    if members is not None:
+        _set_members(team, members)
+    after = _team_snapshot(team)
+    if after != before:
+        audit_record(
+            competition=competition,
+            user=by,
+            action="team_update",
+            team=team,
+            before=before,
+            after=after,
+        )
+        if before["name"] != after["name"] or before["table"] != after["table"]:
+            competition.bump_standings()
+    return team
+
+
+def _team_flag(team: Team, by, action: str, **changes) -> Team:
+    team, competition = _lock_team(team)
+    before = {f: getattr(team, f) for f in changes}
+    if before == changes:
+        return team  # already so: nothing to write (a second tap)
+    for f, v in changes.items():
+        setattr(team, f, v)
+    team.save(update_fields=list(changes))
+    audit_record(
+        competition=competition, user=by, action=action, team=team, before=before, after=changes
+    )
+    return team
+
+
+@transaction.atomic
+def team_fee_set(*, team: Team, by, paid: bool) -> Team:
+    """P2: the entry fee is paid (only paid fees are refunded on a cancellation)."""
+    return _team_flag(team, by, "team_fee_paid" if paid else "team_fee_unpaid", fee_paid=paid)
+
+
+@transaction.atomic
+def team_check_in(*, team: Team, by) -> Team:
+    """R2: the team is present (check-in is the desk's information; it never gates judging)."""
+    locked, _competition = _lock_team(team)
+    if locked.checked_in_at is not None:
+        return locked
+    return _team_flag(locked, by, "team_check_in", checked_in_at=timezone.now())
+
+
+@transaction.atomic
+def team_check_in_undo(*, team: Team, by) -> Team:
+    return _team_flag(team, by, "team_check_in_undo", checked_in_at=None)
+
+
+@transaction.atomic
+def team_withdraw(*, team: Team, by) -> Team:
+    """A no-show or a cancellation: the team leaves the leaderboard."""
+    team = _team_flag(team, by, "team_withdraw", withdrawn=True)
+    team.competition.bump_standings()
+    return team
+
+
+@transaction.atomic
+def team_withdraw_undo(*, team: Team, by) -> Team:
+    team = _team_flag(team, by, "team_withdraw_undo", withdrawn=False)
+    team.competition.bump_standings()
+    return team

@@ -1,0 +1,281 @@
+"""HTTP API for competitions, their puzzle sequence and teams (DESIGN.md).
+
+Members, guardians and contact details only for desk and admin; the public sees a
+team's id, name, table and whether it still competes.
+"""
+
+from django.db import transaction
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from competition import services
+from competition.models import Competition, Puzzle, Team
+from competition.roles import DESK, IsAdmin, IsDesk, has_role
+
+
+# --- output ----------------------------------------------------------------------------------
+class PuzzleOutSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Puzzle
+        fields = ["id", "position", "title", "brand", "pieces"]
+
+
+class ClockSerializer(serializers.Serializer):
+    started_at = serializers.DateTimeField(allow_null=True)
+    ends_at = serializers.DateTimeField(allow_null=True)
+    stopped_at = serializers.DateTimeField(allow_null=True)
+    elapsed_seconds = serializers.IntegerField()
+    remaining_seconds = serializers.IntegerField()
+
+
+class CompetitionOutSerializer(serializers.ModelSerializer):
+    """A competition with its status, clock and puzzle sequence (reusable for clock answers)."""
+
+    status = serializers.SerializerMethodField()
+    final = serializers.SerializerMethodField()
+    clock = serializers.SerializerMethodField()
+    check_in_deadline = serializers.DateTimeField(read_only=True)
+    puzzles = PuzzleOutSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Competition
+        fields = [
+            "id",
+            "slug",
+            "name",
+            "venue",
+            "starts_at",
+            "duration_minutes",
+            "max_at_table",
+            "check_in_deadline",
+            "status",
+            "final",
+            "clock",
+            "puzzles",
+        ]
+
+    def get_status(self, obj) -> str:
+        return str(obj.status)
+
+    def get_final(self, obj) -> bool:
+        return obj.is_final
+
+    @extend_schema(responses=ClockSerializer)
+    def get_clock(self, obj) -> dict:
+        return ClockSerializer(obj.clock_dict()).data
+
+
+class CompetitionListSerializer(serializers.ModelSerializer):
+    status = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Competition
+        fields = ["id", "slug", "name", "venue", "starts_at", "duration_minutes", "status"]
+
+    def get_status(self, obj) -> str:
+        return str(obj.status)
+
+
+class MemberSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    under_15 = serializers.BooleanField(default=False)
+    guardian = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+
+
+class PublicTeamSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Team
+        fields = ["id", "name", "table", "withdrawn", "disqualified"]
+
+
+class DeskTeamSerializer(serializers.ModelSerializer):
+    """Everything the desk knows about a team, personal data included."""
+
+    checked_in = serializers.SerializerMethodField()
+    members = MemberSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Team
+        fields = [
+            "id",
+            "name",
+            "table",
+            "fee_paid",
+            "checked_in",
+            "checked_in_at",
+            "withdrawn",
+            "disqualified",
+            "disqualified_reason",
+            "members",
+            "contact_name",
+            "contact_email",
+            "contact_phone",
+            "notes",
+        ]
+
+    def get_checked_in(self, obj) -> bool:
+        return obj.checked_in_at is not None
+
+
+# --- input -----------------------------------------------------------------------------------
+class CompetitionInSerializer(serializers.Serializer):
+    slug = serializers.SlugField(max_length=50)
+    name = serializers.CharField(max_length=200)
+    venue = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    starts_at = serializers.DateTimeField()
+    duration_minutes = serializers.IntegerField(min_value=1, default=180)
+    max_at_table = serializers.IntegerField(min_value=1, default=4)
+
+
+class PuzzleInSerializer(serializers.Serializer):
+    position = serializers.IntegerField(min_value=1)
+    title = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    brand = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    pieces = serializers.IntegerField(min_value=1)
+
+
+class TeamInSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    table = serializers.IntegerField(min_value=1)
+    members = MemberSerializer(many=True, required=False, default=list)
+    fee_paid = serializers.BooleanField(default=False)
+    contact_name = serializers.CharField(max_length=120, required=False, allow_blank=True)
+    contact_email = serializers.EmailField(required=False, allow_blank=True)
+    contact_phone = serializers.CharField(max_length=40, required=False, allow_blank=True)
+    notes = serializers.CharField(required=False, allow_blank=True)
+
+
+class TeamPatchSerializer(serializers.Serializer):
+    """Only the fields sent change; `members`, when sent, replaces the whole list."""
+
+    name = serializers.CharField(max_length=120, required=False)
+    table = serializers.IntegerField(min_value=1, required=False)
+    members = MemberSerializer(many=True, required=False)
+    fee_paid = serializers.BooleanField(required=False)
+    checked_in = serializers.BooleanField(required=False)
+    withdrawn = serializers.BooleanField(required=False)
+    contact_name = serializers.CharField(max_length=120, required=False, allow_blank=True)
+    contact_email = serializers.EmailField(required=False, allow_blank=True)
+    contact_phone = serializers.CharField(max_length=40, required=False, allow_blank=True)
+    notes = serializers.CharField(required=False, allow_blank=True)
+
+
+# --- views -----------------------------------------------------------------------------------
+def _competition(slug: str) -> Competition:
+    return get_object_or_404(Competition.objects.prefetch_related("puzzles"), slug=slug)
+
+
+class CompetitionListView(APIView):
+    def get_permissions(self):
+        return [IsAdmin()] if self.request.method == "POST" else [AllowAny()]
+
+    @extend_schema(responses=CompetitionListSerializer(many=True))
+    def get(self, request):
+        return Response(CompetitionListSerializer(Competition.objects.all(), many=True).data)
+
+    @extend_schema(request=CompetitionInSerializer, responses={201: CompetitionOutSerializer})
+    def post(self, request):
+        data = CompetitionInSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        competition = services.competition_create(by=request.user, **data.validated_data)
+        return Response(
+            CompetitionOutSerializer(_competition(competition.slug)).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class CompetitionDetailView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=CompetitionOutSerializer)
+    def get(self, request, slug):
+        return Response(CompetitionOutSerializer(_competition(slug)).data)
+
+
+class PuzzleCreateView(APIView):
+    permission_classes = [IsAdmin]
+
+    @extend_schema(request=PuzzleInSerializer, responses={201: PuzzleOutSerializer})
+    def post(self, request, slug):
+        competition = _competition(slug)
+        data = PuzzleInSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        puzzle = services.puzzle_add(
+            competition=competition, by=request.user, **data.validated_data
+        )
+        return Response(PuzzleOutSerializer(puzzle).data, status=status.HTTP_201_CREATED)
+
+
+def _team_answer(request, team: Team) -> dict:
+    if has_role(request.user, DESK):
+        team = Team.objects.prefetch_related("members").get(pk=team.pk)
+        return DeskTeamSerializer(team).data
+    return PublicTeamSerializer(team).data
+
+
+class TeamListView(APIView):
+    def get_permissions(self):
+        return [IsDesk()] if self.request.method == "POST" else [AllowAny()]
+
+    @extend_schema(
+        responses=PublicTeamSerializer(many=True),
+        description="Desk and admin also get members, fee, check-in and contact details.",
+    )
+    def get(self, request, slug):
+        competition = get_object_or_404(Competition, slug=slug)
+        teams = Team.objects.filter(competition=competition).order_by("table")
+        if has_role(request.user, DESK):
+            return Response(DeskTeamSerializer(teams.prefetch_related("members"), many=True).data)
+        return Response(PublicTeamSerializer(teams, many=True).data)
+
+    @extend_schema(request=TeamInSerializer, responses={201: DeskTeamSerializer})
+    def post(self, request, slug):
+        competition = get_object_or_404(Competition, slug=slug)
+        data = TeamInSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        team = services.team_create(competition=competition, by=request.user, **data.validated_data)
+        return Response(_team_answer(request, team), status=status.HTTP_201_CREATED)
+
+
+class TeamDetailView(APIView):
+    def get_permissions(self):
+        return [IsDesk()] if self.request.method == "PATCH" else [AllowAny()]
+
+    def _team(self, slug, pk) -> Team:
+        return get_object_or_404(
+            Team.objects.select_related("competition"), pk=pk, competition__slug=slug
+        )
+
+    @extend_schema(responses=PublicTeamSerializer)
+    def get(self, request, slug, pk):
+        return Response(_team_answer(request, self._team(slug, pk)))
+
+    @extend_schema(request=TeamPatchSerializer, responses=DeskTeamSerializer)
+    def patch(self, request, slug, pk):
+        team = self._team(slug, pk)
+        data = TeamPatchSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        by = request.user
+        with transaction.atomic():  # several services, one answer: all or nothing
+            checked_in = fields.pop("checked_in", None)
+            withdrawn = fields.pop("withdrawn", None)
+            fee_paid = fields.pop("fee_paid", None)
+            members = fields.pop("members", None)
+            if fields or members is not None:
+                team = services.team_update(team=team, by=by, members=members, **fields)
+            if fee_paid is not None:
+                team = services.team_fee_set(team=team, by=by, paid=fee_paid)
+            if checked_in is True:
+                team = services.team_check_in(team=team, by=by)
+            elif checked_in is False:
+                team = services.team_check_in_undo(team=team, by=by)
+            if withdrawn is True:
+                team = services.team_withdraw(team=team, by=by)
+            elif withdrawn is False:
+                team = services.team_withdraw_undo(team=team, by=by)
+        return Response(_team_answer(request, team))

@@ -1,0 +1,121 @@
+"""Forms of the desk and the setup pages. They only read input; the services decide."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from competition.imports import MAX_BYTES
+
+DATETIME_LOCAL = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+
+class TeamForm(forms.Form):
+    name = forms.CharField(label=_("Team name"), max_length=120)
+    table = forms.IntegerField(label=_("Table number"), min_value=1)
+    fee_paid = forms.BooleanField(label=_("Entry fee paid"), required=False)
+    contact_name = forms.CharField(label=_("Contact person"), max_length=120, required=False)
+    contact_email = forms.EmailField(label=_("Contact e-mail"), required=False)
+    contact_phone = forms.CharField(label=_("Contact phone"), max_length=40, required=False)
+    notes = forms.CharField(
+        label=_("Notes"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+
+class MemberForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120, required=False)
+    under_15 = forms.BooleanField(label=_("Under 15"), required=False)
+    guardian = forms.CharField(label=_("Accompanying adult"), max_length=120, required=False)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("under_15") and not (data.get("guardian") or "").strip():
+            self.add_error(
+                "guardian",
+                _("A member under 15 needs the name of the accompanying adult (R3)."),
+            )
+        if not (data.get("name") or "").strip() and (data.get("under_15") or data.get("guardian")):
+            self.add_error("name", _("Write the member's name."))
+        return data
+
+
+def member_formset(extra: int):
+    return forms.formset_factory(MemberForm, extra=extra, can_delete=True)
+
+
+def members_from(formset) -> list[dict]:
+    """The kept, non-empty member rows of a valid formset, in order."""
+    return [
+        {
+            "name": f.cleaned_data["name"],
+            "under_15": f.cleaned_data["under_15"],
+            "guardian": f.cleaned_data["guardian"],
+        }
+        for f in formset.forms
+        if f.cleaned_data
+        and not f.cleaned_data.get("DELETE")
+        and (f.cleaned_data.get("name") or "").strip()
+    ]
+
+
+class CompetitionForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=200)
+    slug = forms.SlugField(
+        label=_("Short name in the address"),
+        max_length=50,
+        help_text=_("Letters, digits and hyphens, e.g. dm-2027."),
+    )
+    venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    starts_at = forms.DateTimeField(label=_("Planned start"), widget=DATETIME_LOCAL)
+    duration_minutes = forms.IntegerField(label=_("Duration (minutes)"), min_value=1, initial=180)
+    max_at_table = forms.IntegerField(
+        label=_("Puzzlers at the table at most"), min_value=1, initial=4
+    )
+
+    def __init__(self, *args, started: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        if started:  # the clock has started: only the name and the venue may change
+            for name in ("slug", "starts_at", "duration_minutes", "max_at_table"):
+                self.fields[name].disabled = True
+
+
+class PuzzleForm(forms.Form):
+    id = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    title = forms.CharField(label=_("Title (motif)"), max_length=200, required=False)
+    brand = forms.CharField(label=_("Brand"), max_length=100, required=False)
+    pieces = forms.IntegerField(label=_("Pieces"), min_value=1, required=False)
+
+    def clean(self):
+        data = super().clean()
+        if (data.get("title") or data.get("brand")) and not data.get("pieces"):
+            self.add_error("pieces", _("How many pieces has the puzzle?"))
+        return data
+
+
+PuzzleFormSet = forms.formset_factory(PuzzleForm, extra=0, can_delete=True, can_order=True)
+
+
+def puzzles_from(formset) -> list[dict]:
+    """The kept puzzles in the order the organiser gave (ties keep the row order)."""
+    rows = [
+        (f.cleaned_data.get("ORDER") or 10_000 + i, i, f.cleaned_data)
+        for i, f in enumerate(formset.forms)
+        if f.cleaned_data and not f.cleaned_data.get("DELETE") and f.cleaned_data.get("pieces")
+    ]
+    return [
+        {"id": d.get("id"), "title": d["title"], "brand": d["brand"], "pieces": d["pieces"]}
+        for _o, _i, d in sorted(rows, key=lambda r: (r[0], r[1]))
+    ]
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("Spreadsheet (CSV or Excel .xlsx)"),
+        widget=forms.ClearableFileInput(attrs={"accept": ".csv,.xlsx,.txt"}),
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_BYTES:
+            raise forms.ValidationError(_("The file is too large (at most 2 MB)."))
+        if not upload.name.lower().endswith((".csv", ".xlsx", ".txt")):
+            raise forms.ValidationError(_("Upload a CSV file (.csv) or an Excel file (.xlsx)."))
+        return upload

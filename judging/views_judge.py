@@ -82,6 +82,7 @@ def _texts() -> dict:
         "kind_finish": _("Puzzle %(n)s finished at %(time)s"),
         "kind_count": _("Count: %(n)s pieces"),
         "all_tables": _("all"),
+        "elapsed": _("%(time)s gone"),
         "count_button": _("Count puzzle %(n)s"),
         "add_spot": _("+ spot of %(n)s adjacent missing pieces"),
         "undo_title": _("Undo"),

@@ -103,7 +103,7 @@
     let remaining = clock.duration_s;
     if (clock.started_at_ms) remaining = Math.max(0, (clock.end_ms - serverNow()) / 1000);
     $("clock-time").textContent = hms(Math.ceil(remaining - 1e-9));
-    $("clock-elapsed").textContent = clock.started_at_ms ? hms(elapsedNow()) : "";
+    $("clock-elapsed").textContent = clock.started_at_ms ? fmt(T.elapsed, { time: hms(elapsedNow()) }) : "";
     $("clock-sync").textContent = sync ? `±${Math.round(sync.rtt_ms / 2)} ms` : `(${T.clock_not_synced})`;
     if (status === "stopped" && clock.status === "running" && !endRefreshed) {
       endRefreshed = true; // the server switches the cards to counting
@@ -153,7 +153,7 @@
         refreshBoard();
       },
       message(entry, data) {
-        say(`${tableText(entry.table)} · ${entry.team_name}: ${data.detail}`, "warn");
+        say(`${tableText(entry.table)}: ${data.detail}`, "warn");
         refreshBoard();
       },
       confirm(entry, data) {

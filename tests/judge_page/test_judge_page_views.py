@@ -66,7 +66,7 @@ def test_fragment_shows_current_puzzle_and_finish_button(client, competition, te
     assert "Puslespil 3 af 3 (1.000 brikker)" in html  # table 1, two finished
     assert "Puslespil 2 af 3 (1.000 brikker)" in html  # table 2
     assert "Puslespil 1 af 3 (500 brikker)" in html  # table 3
-    assert "Registrér færdig: puslespil 3" in html
+    assert "Registrér færdig\npuslespil 3" in html
     assert 'data-since="1500"' in html
     assert "siden sidste registrering" in html
     assert html.count('data-action="finish"') == 3

@@ -1,0 +1,101 @@
+"""Browser tests: pytest-playwright against pytest-django's live_server, headless Chromium.
+
+Log in by a force-login session cookie (django-axes makes the login form slow to script);
+every test saves screenshots of its steps under tests/e2e/screenshots/ (git-ignored).
+"""
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; Django's ORM calls from the test
+# body are still plain synchronous calls.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = "/usr/bin/chromium"
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+
+
+def pytest_collection_modifyitems(config, items):
+    if Path(CHROMIUM).exists():
+        return
+    skip = pytest.mark.skip(reason=f"{CHROMIUM} is not installed (apt-get install chromium)")
+    here = Path(__file__).resolve().parent
+    for item in items:
+        if here in Path(str(item.fspath)).resolve().parents:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args():
+    return {
+        "executable_path": CHROMIUM,
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-background-networking",
+        ],
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    # Service workers are blocked: context.set_offline does not reach their traffic.
+    return {
+        **browser_context_args,
+        "viewport": {"width": 768, "height": 1024},
+        "locale": "da-DK",
+        "service_workers": "block",
+    }
+
+
+@pytest.fixture
+def login(live_server):
+    """login(context, user): a Django session for `user` as the context's cookie."""
+
+    def add(context, user):
+        from django.test import Client
+
+        client = Client()
+        client.force_login(user)
+        context.add_cookies(
+            [
+                {
+                    "name": "sessionid",
+                    "value": client.cookies["sessionid"].value,
+                    "url": live_server.url,
+                }
+            ]
+        )
+
+    return add
+
+
+@pytest.fixture
+def shot(request):
+    """shot(page, "step"): tests/e2e/screenshots/<test>-<nn>-<step>.png"""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    name = re.sub(r"[^\w-]+", "_", request.node.name)
+    counter = {"n": 0}
+
+    def take(page, step: str) -> Path:
+        counter["n"] += 1
+        path = SCREENSHOTS / f"{name}-{counter['n']:02d}-{step}.png"
+        page.screenshot(path=str(path))
+        return path
+
+    return take
+
+
+@pytest.fixture(autouse=True)
+def _role_groups(transactional_db):
+    """A transactional test flushes the tables afterwards, the migration's groups too."""
+    from django.contrib.auth.models import Group
+
+    from competition.roles import ROLES
+
+    for role in ROLES:
+        Group.objects.get_or_create(name=role)

@@ -1,0 +1,191 @@
+"""The judge's page on flaky Wi-Fi (OFFLINE.md "Tests" 1-5): nothing lost, nothing doubled."""
+
+import time
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from judging.models import Finish
+
+pytestmark = pytest.mark.e2e
+
+API = "**/api/v1/competitions/**"
+
+
+@pytest.fixture
+def running(transactional_db, competition, teams):
+    """The clock started 90 minutes ago: a 500-piece puzzle now is a plausible pace."""
+    competition.started_at = timezone.now() - timedelta(minutes=90)
+    competition.save()
+    return competition
+
+
+def wait_until(page, check, timeout=10.0):
+    """Poll `check` while Playwright's event loop keeps running (route handlers, events)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if check():
+            return True
+        page.wait_for_timeout(100)
+    raise AssertionError("the condition did not come true in time")
+
+
+def open_board(page, live_server, login, user, competition):
+    login(page.context, user)
+    page.goto(f"{live_server.url}/judge/{competition.slug}/")
+    expect(page.locator("#outbox-pill")).to_have_text("Alt sendt ✓")
+    return page
+
+
+def card(page, table):
+    return page.locator(f'.jcard[data-table="{table}"]')
+
+
+def tap_and_save(page, table, shot=None):
+    card(page, table).locator('[data-action="finish"]').click()
+    sheet = page.locator("#finish-sheet")
+    expect(sheet).to_be_visible()
+    time_taken = page.input_value("#finish-time")
+    if shot:
+        shot(page, "sheet")
+    page.locator("#finish-save").click()
+    expect(sheet).to_be_hidden()
+    return time_taken
+
+
+def seconds(hms: str) -> int:
+    h, m, s = (int(x) for x in hms.split(":"))
+    return h * 3600 + m * 60 + s
+
+
+def test_e2e_judge_route_aborted_tap_waits_survives_reload_then_one_row(
+    page, live_server, login, judge, running, shot
+):
+    open_board(page, live_server, login, judge, running)
+    shot(page, "board")
+    page.route(API, lambda route: route.abort("internetdisconnected"))
+    tap_and_save(page, 1, shot)
+    pill = page.locator("#outbox-pill")
+    expect(pill).to_have_text("Ikke sendt endnu: 1")
+    expect(card(page, 1).locator('[data-role="dot"]')).to_be_visible()
+    # optimistic: the card moves on to the next puzzle at once
+    expect(card(page, 1).locator('[data-role="puzzle"]')).to_have_text(
+        "Puslespil 2 af 3 (1.000 brikker)"
+    )
+    shot(page, "pending")
+    assert Finish.objects.count() == 0
+
+    page.reload()
+    expect(pill).to_have_text("Ikke sendt endnu: 1")
+    expect(card(page, 1).locator('[data-role="dot"]')).to_be_visible()
+    assert Finish.objects.count() == 0
+    shot(page, "after-reload")
+
+    page.unroute(API)
+    page.locator("#send-now").click()
+    expect(pill).to_have_text("Alt sendt ✓")
+    wait_until(page, lambda: Finish.objects.count() == 1)
+    expect(card(page, 1).locator('[data-role="dot"]')).to_be_hidden()
+    expect(card(page, 1).locator('[data-role="puzzle"]')).to_have_text(
+        "Puslespil 2 af 3 (1.000 brikker)"
+    )
+    shot(page, "sent")
+    page.wait_for_timeout(500)
+    assert Finish.objects.count() == 1
+
+
+def test_e2e_judge_offline_context_keeps_the_tap_time(
+    page, live_server, login, judge, running, shot
+):
+    open_board(page, live_server, login, judge, running)
+    page.context.set_offline(True)
+    tapped = tap_and_save(page, 2)
+    expect(page.locator("#outbox-pill")).to_have_text("Ikke sendt endnu: 1")
+    shot(page, "offline")
+    page.wait_for_timeout(2500)  # the Wi-Fi is down for a while
+    assert Finish.objects.count() == 0
+    page.context.set_offline(False)  # the "online" event flushes
+    expect(page.locator("#outbox-pill")).to_have_text("Alt sendt ✓", timeout=10000)
+    wait_until(page, lambda: Finish.objects.count() == 1)
+    finish = Finish.objects.get()
+    assert finish.team.table == 2
+    assert finish.elapsed_seconds == seconds(tapped)  # the time of the tap, not of the send
+    shot(page, "online-again")
+
+
+def test_e2e_judge_lost_answer_is_retried_and_replayed(
+    page, live_server, login, judge, running, shot
+):
+    open_board(page, live_server, login, judge, running)
+    calls = {"n": 0}
+    replayed = []
+
+    def lose_first_answer(route):
+        if route.request.method == "POST" and calls["n"] == 0:
+            route.fetch()  # the server saves it ...
+            calls["n"] += 1
+            route.abort("connectionreset")  # ... and the answer is lost
+        else:
+            route.continue_()
+
+    page.route("**/finishes/", lose_first_answer)
+    page.on(
+        "response",
+        lambda r: (
+            replayed.append(r.headers.get("idempotent-replayed"))
+            if r.url.endswith("/finishes/")
+            else None
+        ),
+    )
+    tap_and_save(page, 1)
+    wait_until(page, lambda: calls["n"] == 1)
+    assert Finish.objects.count() == 1
+    # the retry (after the backoff) gets the first answer again
+    expect(page.locator("#outbox-pill")).to_have_text("Alt sendt ✓", timeout=15000)
+    assert replayed == ["true"]
+    assert Finish.objects.count() == 1
+    shot(page, "replayed")
+
+
+def test_e2e_judge_two_judges_same_team_one_row_and_a_message(
+    page, browser, browser_context_args, live_server, login, judge, make_user, running, shot
+):
+    open_board(page, live_server, login, judge, running)
+    other = browser.new_context(**browser_context_args)
+    page2 = open_board(other.new_page(), live_server, login, make_user("judge", "lars"), running)
+    # both see table 1 finish; the second judge's sheet is open first
+    card(page2, 1).locator('[data-action="finish"]').click()
+    expect(page2.locator("#finish-sheet")).to_be_visible()
+    tap_and_save(page, 1)
+    expect(page.locator("#outbox-pill")).to_have_text("Alt sendt ✓")
+    wait_until(page, lambda: Finish.objects.count() == 1)
+    page2.locator("#finish-save").click()
+    message = page2.locator("#judge-messages li").first
+    expect(message).to_contain_text("Bord 1")
+    expect(message).to_contain_text("mette")
+    expect(page2.locator("#outbox-pill")).to_have_text("Alt sendt ✓")
+    shot(page2, "second-judge")
+    assert Finish.objects.count() == 1
+    assert Finish.objects.get().registered_by == judge
+    other.close()
+
+
+def test_e2e_judge_expired_session_pauses_then_flushes_after_login(
+    page, live_server, login, judge, running, shot
+):
+    open_board(page, live_server, login, judge, running)
+    page.context.clear_cookies()
+    tap_and_save(page, 3)
+    expect(page.locator("#outbox-pill")).to_have_text("Log ind igen: 1 venter")
+    shot(page, "signed-out")
+    assert Finish.objects.count() == 0
+    page.locator("#outbox-pill").click()
+    expect(page.locator("#outbox-login")).to_be_visible()
+    shot(page, "outbox-sheet")
+    page.locator("#outbox-sheet [data-close]").click()
+    login(page.context, judge)
+    page.reload()  # the page's load flushes
+    expect(page.locator("#outbox-pill")).to_have_text("Alt sendt ✓")
+    wait_until(page, lambda: Finish.objects.count() == 1)

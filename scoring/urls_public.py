@@ -1,4 +1,4 @@
-"""Public pages (R1): no login. Fixed paths first; `<slug>/` last."""
+"""Public pages (R1): no login. Fixed paths first; `<slug>/...` last."""
 
 from django.urls import path
 
@@ -9,4 +9,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", views.rules, name="rules"),
     path("<slug:slug>/", views.leaderboard, name="leaderboard"),
+    path("<slug:slug>/screen/", views.screen, name="screen"),
+    path("<slug:slug>/teams/<int:team_id>/", views.team, name="team"),
+    path("<slug:slug>/results.csv", views.results_csv, name="results_csv"),
 ]

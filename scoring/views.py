@@ -1,6 +1,36 @@
-from django.shortcuts import get_object_or_404, render
+"""Public pages (R1): the competitions, the live leaderboard, the big screen, team pages,
+results.csv and the rules. No login; no personal data (members, guardians, contacts).
 
-from competition.models import Competition
+The live parts are rendered once per (competition, standings version, clock status,
+language) and kept in Django's cache; a poll with the fragment's ETag is answered 304.
+"""
+
+import csv
+import io
+from datetime import date
+
+from django.core.cache import cache
+from django.http import Http404, HttpResponse, HttpResponseNotModified
+from django.middleware.csrf import get_token
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.cache import patch_vary_headers
+from django.utils.http import content_disposition_header
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from competition.models import Competition, Status
+from scoring.api import if_none_match, is_staff
+from scoring.charts import race_chart
+from scoring.rules import format_hms
+from scoring.rules_text import UPDATED, rules_in
+from scoring.selectors import CACHE_SECONDS, competition_state, standings_for
+
+POLL_SECONDS = 5
+# Stands in for the CSRF token in a page kept in the cache; replaced for every reader.
+CSRF_PLACEHOLDER = "csrf-placeholder-0b6f3c9e"
 
 
 def home(request):
@@ -15,13 +45,208 @@ def home(request):
         "finalised_at",
         "duration_minutes",
     )
-    return render(request, "scoring/home.html", {"competitions": competitions})
+    now = timezone.now()
+    items = []
+    for c in competitions:
+        status = c.status_at(now)
+        items.append({"c": c, "status": str(status), "label": Status(status).label})
+    return render(request, "scoring/home.html", {"competitions": items})
 
 
 def rules(request):
-    return render(request, "scoring/rules.html")
+    """R1-R20, P1, P2: the organiser's Danish text, or the English rendering."""
+    return render(
+        request,
+        "scoring/rules.html",
+        {**rules_in(_language()), "updated": date(*UPDATED)},
+    )
+
+
+def _language() -> str:
+    return "en" if (get_language() or "da").startswith("en") else "da"
+
+
+def _state(request, slug):
+    """(competition state, staff?) or 404. Staff always read the current version."""
+    staff = is_staff(request.user)
+    state = competition_state(slug, fresh=staff)
+    if state is None:
+        raise Http404("No such competition.")
+    return state, staff
+
+
+def _clock(state: Competition, status: str) -> dict:
+    end = state.clock_end
+    return {
+        "status": status,
+        "started_ms": int(state.started_at.timestamp() * 1000) if state.started_at else None,
+        "end_ms": int(end.timestamp() * 1000) if end else None,
+        "end": end,
+        "duration_seconds": state.duration_minutes * 60,
+        "starts_at": state.starts_at,
+    }
+
+
+def _live_context(state, status, staff, body) -> dict:
+    return {
+        "competition": state,
+        "status": status,
+        "status_label": Status(status).label,
+        "body": body,
+        "rows": body["standings"],
+        "clock": _clock(state, status),
+        "poll_seconds": POLL_SECONDS,
+        "staff": staff,
+    }
+
+
+LIVE = {
+    "leaderboard": ("scoring/leaderboard.html", "scoring/_leaderboard_live.html"),
+    "screen": ("scoring/screen.html", "scoring/_screen_live.html"),
+}
+
+
+def _live_html(state, status, staff, lang, kind) -> str:
+    """The live part, rendered once per version, status and language (public readers)."""
+    template = LIVE[kind][1]
+    key = f"live:{kind}:{state.pk}:{state.standings_version}:{status}:{lang}"
+    html = None if staff else cache.get(key)
+    if html is None:
+        body = standings_for(state, staff=staff, status=status)
+        context = _live_context(state, status, staff, body)
+        context["url"] = reverse(f"public:{kind}", args=[state.slug])
+        context["leaderboard_url"] = reverse("public:leaderboard", args=[state.slug])
+        if kind == "leaderboard":
+            context["chart"] = race_chart(body)
+        html = render_to_string(template, context)
+        if not staff:
+            cache.set(key, html, CACHE_SECONDS)
+    return html
+
+
+def _live_page(request, slug, kind):
+    state, staff = _state(request, slug)
+    status = str(state.status_at(timezone.now()))
+    lang = _language()
+    if request.htmx:
+        etag = f'W/"{kind}-{state.pk}-{state.standings_version}-{status}-{lang}"'
+        if not staff and if_none_match(request, etag):
+            response = HttpResponseNotModified()
+        else:
+            response = HttpResponse(_live_html(state, status, staff, lang, kind))
+        if not staff:
+            response["ETag"] = etag
+        response["Cache-Control"] = "no-cache"
+        patch_vary_headers(response, ("HX-Request",))
+        return response
+
+    page_template = LIVE[kind][0]
+    context = {
+        "competition": state,
+        "clock": _clock(state, status),
+        "live": _live_html(state, status, staff, lang, kind),
+        "kind": kind,
+    }
+    anonymous = not request.user.is_authenticated
+    if anonymous and not request.GET and "messages" not in request.COOKIES:
+        key = f"page:{kind}:{state.pk}:{state.standings_version}:{status}:{lang}"
+        html = cache.get(key)
+        if html is None:
+            html = render_to_string(
+                page_template, {**context, "csrf_token": CSRF_PLACEHOLDER}, request
+            )
+            cache.set(key, html, CACHE_SECONDS)
+        response = HttpResponse(html.replace(CSRF_PLACEHOLDER, get_token(request)))
+    else:
+        response = render(request, page_template, context)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
 
 
 def leaderboard(request, slug):
-    competition = get_object_or_404(Competition, slug=slug)
-    return render(request, "scoring/leaderboard.html", {"competition": competition})
+    """R1, R11: the live leaderboard; with `HX-Request: true` only its live part."""
+    return _live_page(request, slug, "leaderboard")
+
+
+def screen(request, slug):
+    """The big screen for the café TV or a projector (1920x1080)."""
+    return _live_page(request, slug, "screen")
+
+
+def team(request, slug, team_id):
+    """A team's timeline: split times, pieces per minute, deductions, the count."""
+    state, staff = _state(request, slug)
+    status = str(state.status_at(timezone.now()))
+    body = standings_for(state, staff=staff, status=status)
+    row = next((r for r in body["standings"] if r["team"]["id"] == team_id), None)
+    if row is None:
+        raise Http404("No such team in this competition.")
+    finishes = {f["puzzle"]: f for f in row["finishes"]}
+    timeline = []
+    for p in body["puzzles"]:
+        f = finishes.get(p["position"])
+        entry = {"puzzle": p, "finish": f, "counted": None, "current": False}
+        if f is None and p["position"] == row["finished"] + 1:
+            entry["counted"] = row["counted"]
+            entry["current"] = row["current"] is not None
+        timeline.append(entry)
+    context = {
+        "competition": state,
+        "status": status,
+        "status_label": Status(status).label,
+        "body": body,
+        "row": row,
+        "timeline": timeline,
+        "deducted": sum(f["deducted"] for f in row["finishes"]),
+        "chart": race_chart(body, team_id=team_id),
+        "staff": staff,
+    }
+    return render(request, "scoring/team.html", context)
+
+
+def results_csv(request, slug):
+    """The results for a Danish Excel: `;` between fields, UTF-8 with a BOM, header first."""
+    state, staff = _state(request, slug)
+    status = str(state.status_at(timezone.now()))
+    body = standings_for(state, staff=staff, status=status)
+    final = body["final"]
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
+    header = [_("No."), _("Team"), _("Table"), _("Pieces"), _("Puzzles finished")]
+    header.append(_("Last finish"))
+    for p in body["puzzles"]:
+        header += [
+            _("Puzzle %(n)s time") % {"n": p["position"]},
+            _("Puzzle %(n)s deduction") % {"n": p["position"]},
+        ]
+    header += [_("Count"), _("Status")]
+    writer.writerow(header)
+    for r in body["standings"]:
+        finishes = {f["puzzle"]: f for f in r["finishes"]}
+        line = [
+            r["rank"] if r["rank"] is not None else "",
+            r["team"]["name"],
+            r["team"]["table"],
+            r["pieces"],
+            r["finished"],
+            format_hms(r["last_finish_seconds"]) if r["last_finish_seconds"] is not None else "",
+        ]
+        for p in body["puzzles"]:
+            f = finishes.get(p["position"])
+            line += [format_hms(f["elapsed_seconds"]), f["deducted"]] if f else ["", ""]
+        if r["disqualified"]:
+            row_status = _("disqualified")
+        elif r["under_review"]:
+            row_status = _("under review")
+        else:
+            row_status = _("final") if final else _("provisional")
+        line += ["" if r["counted"] is None else r["counted"], row_status]
+        writer.writerow(line)
+    words = (_("results"), _("final") if final else _("provisional"))
+    name = f"{state.slug}-{words[0]}-{words[1]}.csv"
+    response = HttpResponse(
+        ("\ufeff" + out.getvalue()).encode("utf-8"), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = content_disposition_header(True, name)
+    response["Cache-Control"] = "no-cache"
+    return response

@@ -1,0 +1,281 @@
+"""The public pages (issue 6): leaderboard and its fragment, big screen, team page,
+results.csv, rules; Danish by default, English on request; no personal data anywhere."""
+
+import csv
+import io
+
+import pytest
+from django.core.cache import cache
+
+from scoring.selectors import memo_clear
+from tests.factories import MemberFactory, TeamFactory
+from tests.scoring_db.standings_data import finish, many_teams, running_competition
+
+
+@pytest.fixture(autouse=True)
+def _fresh_memo():
+    memo_clear()
+    yield
+    memo_clear()
+
+
+@pytest.fixture
+def live(db):
+    c, (p1, p2, p3) = running_competition()
+    a = TeamFactory(
+        competition=c,
+        name="Kantsøgerne",
+        table=7,
+        contact_name="Gudrun Kontaktsen",
+        contact_email="gudrun@hemmelig.dk",
+        contact_phone="+45 11223344",
+        notes="Ringer sent",
+    )
+    b = TeamFactory(competition=c, name="Brikkebanden", table=8)
+    dq = TeamFactory(
+        competition=c, name="Snydepelsene", table=9, disqualified=True, disqualified_reason="R18"
+    )
+    TeamFactory(competition=c, name="Udeblevne", table=10, withdrawn=True)
+    MemberFactory(team=a, name="Ottilie Hemmeligsen", under_15=True, guardian="Valdemar Værgesen")
+    MemberFactory(team=b, name="Balder Brikmand")
+    finish(a, p1, 1800, missing=[1, 2])
+    finish(a, p2, 4000)
+    finish(b, p1, 1700)
+    finish(b, p2, 4120, missing=[1])
+    finish(dq, p1, 900)
+    return c, a, b, dq
+
+
+SECRETS = (
+    "Gudrun",
+    "hemmelig",
+    "11223344",
+    "Ringer sent",
+    "Ottilie",
+    "Valdemar",
+    "Balder",
+    "R18",
+)
+
+
+def test_leaderboard_in_danish(client, live):
+    c, a, b, dq = live
+    response = client.get(f"/{c.slug}/")
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert '<html lang="da">' in body
+    for text in (
+        "Nr.",
+        "Hold",
+        "Bord",
+        "Brikker",
+        "Forløb",
+        "Tid tilbage",
+        "Foreløbige resultater",
+    ):
+        assert text in body
+    assert "Kantsøgerne" in body and "Brikkebanden" in body
+    assert "1.499" in body  # Danish thousands, one lone piece deducted (R8)
+    assert "diskvalificeret" in body
+    assert "Udeblevne" not in body  # withdrawn teams are not listed
+    assert "Samme antal brikker; Kantsøgerne lagde deres sidste hele puslespil færdigt" in body
+    assert 'hx-trigger="every 5s"' in body
+
+
+def test_leaderboard_in_english_by_accept_language_and_by_the_switch(client, live):
+    c, *_ = live
+    body = client.get(f"/{c.slug}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<html lang="en">' in body and "Time remaining" in body and "Same pieces;" in body
+    client.post("/i18n/setlang/", {"language": "en", "next": f"/{c.slug}/"})
+    body = client.get(f"/{c.slug}/").content.decode()
+    assert '<html lang="en">' in body and "Provisional results" in body
+
+
+def test_the_fragment_answers_only_the_live_part_with_an_etag(client, live):
+    c, a, *_ = live
+    response = client.get(f"/{c.slug}/", HTTP_HX_REQUEST="true")
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert body.lstrip().startswith('<section id="live"')
+    assert "<html" not in body
+    assert "HX-Request" in response["Vary"]
+    etag = response["ETag"]
+    again = client.get(f"/{c.slug}/", HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304
+    finish(a, c.puzzles.get(position=3), 7000)
+    c.bump_standings()
+    memo_clear()
+    changed = client.get(f"/{c.slug}/", HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    assert "2.499" in changed.content.decode()
+
+
+def test_polling_stops_once_final(client, live):
+    from django.utils import timezone
+
+    c, *_ = live
+    c.finalised_at = timezone.now()
+    c.save()
+    memo_clear()
+    body = client.get(f"/{c.slug}/", HTTP_HX_REQUEST="true").content.decode()
+    assert "hx-trigger" not in body
+    assert "Endelige resultater" in body
+
+
+@pytest.mark.parametrize("n", [5, 300])
+def test_queries_do_not_grow_with_the_teams(client, db, n, django_assert_max_num_queries):
+    c, puzzles = running_competition(pieces=(500,) * 8)
+    many_teams(c, puzzles, n)
+    with django_assert_max_num_queries(4):
+        page = client.get(f"/{c.slug}/")
+    assert page.status_code == 200
+    memo_clear()
+    with django_assert_max_num_queries(1):
+        fragment = client.get(f"/{c.slug}/", HTTP_HX_REQUEST="true")
+    assert fragment.content.decode().count('class="team-name"') == n
+    with django_assert_max_num_queries(4):
+        assert client.get(f"/{c.slug}/screen/").status_code == 200
+    with django_assert_max_num_queries(4):
+        assert client.get(f"/{c.slug}/results.csv").status_code == 200
+
+
+def test_no_personal_data_on_any_public_page_csv_or_answer(client, live):
+    c, a, b, dq = live
+    urls = [
+        "/",
+        f"/{c.slug}/",
+        f"/{c.slug}/screen/",
+        f"/{c.slug}/teams/{a.pk}/",
+        f"/{c.slug}/teams/{b.pk}/",
+        f"/{c.slug}/teams/{dq.pk}/",
+        f"/{c.slug}/results.csv",
+        f"/api/v1/competitions/{c.slug}/standings",
+    ]
+    for url in urls:
+        for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
+            response = client.get(url, **headers)
+            assert response.status_code == 200, url
+            text = response.content.decode("utf-8-sig")
+            for secret in SECRETS:
+                assert secret not in text, (url, secret)
+
+
+def test_results_csv_for_danish_excel(client, live):
+    c, a, b, dq = live
+    response = client.get(f"/{c.slug}/results.csv")
+    raw = response.content
+    assert raw.startswith(b"\xef\xbb\xbf")
+    assert response["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig")), delimiter=";"))
+    assert rows[0][:6] == ["Nr.", "Hold", "Bord", "Brikker", "Færdige puslespil", "Sidst færdig"]
+    assert rows[0][6:8] == ["Puslespil 1 tid", "Puslespil 1 fradrag"]
+    assert rows[0][-2:] == ["Optælling", "Status"]
+    assert rows[1][:6] == ["1", "Kantsøgerne", "7", "1499", "2", "1:06:40"]
+    assert rows[1][6:8] == ["0:30:00", "1"]
+    assert rows[1][-1] == "foreløbig"
+    assert rows[3][0] == "" and rows[3][-1] == "diskvalificeret"
+    assert "resultater-forel" in response["Content-Disposition"]
+
+
+def test_results_csv_is_marked_final(client, live):
+    from django.utils import timezone
+
+    c, *_ = live
+    c.finalised_at = timezone.now()
+    c.save()
+    response = client.get(f"/{c.slug}/results.csv")
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";"))
+    assert rows[1][-1] == "endelig"
+    assert "resultater-endelig.csv" in response["Content-Disposition"]
+
+
+def test_team_page_timeline(client, live):
+    c, a, b, dq = live
+    response = client.get(f"/{c.slug}/teams/{a.pk}/")
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "Mellemtid" in body and "Brikker pr. minut" in body
+    assert "0:36:40" in body  # split time of puzzle 2: 4000 - 1800 seconds
+    assert "27,3" in body  # 1000 pieces in 36:40, Danish decimals
+    assert "16,7" in body  # 500 pieces in 30:00
+    assert "−1" in body  # the lone missing piece (R8)
+    assert "Pusler nu" in body
+    assert '<svg class="race-chart"' in body
+
+
+def test_team_page_of_another_competition_or_withdrawn_is_404(client, live):
+    c, a, *_ = live
+    other, _ = running_competition(slug="andet-dm")
+    stranger = TeamFactory(competition=other, name="Fremmede", table=1)
+    assert client.get(f"/{c.slug}/teams/{stranger.pk}/").status_code == 404
+    assert client.get(f"/{other.slug}/teams/{a.pk}/").status_code == 404
+    gone = c.teams.get(withdrawn=True)
+    assert client.get(f"/{c.slug}/teams/{gone.pk}/").status_code == 404
+    assert client.get("/ingen-konkurrence/").status_code == 404
+
+
+def test_the_big_screen_renders(client, live):
+    c, *_ = live
+    response = client.get(f"/{c.slug}/screen/")
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "clock-big" in body and "data-pager" in body and "top1" in body
+    assert 'class="topbar"' not in body
+    fragment = client.get(f"/{c.slug}/screen/", HTTP_HX_REQUEST="true").content.decode()
+    assert fragment.lstrip().startswith('<section id="screen-live"')
+
+
+def test_rules_in_danish_and_in_english(client, db):
+    body = client.get("/rules/").content.decode()
+    assert "Vinderen er det hold, der har lagt flest brikker." in body
+    for rule in ("R1", "R11", "R20", "P1", "P2"):
+        assert f'id="{rule}"' in body
+    assert "Foto og video" in body
+    english = client.get("/rules/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "The winner is the team that has placed the most pieces." in english
+    assert '<html lang="en">' in english
+
+
+def test_broken_data_keeps_the_page_up_and_staff_see_the_error(client, live, admin_user):
+    c, a, b, dq = live
+    client.get(f"/{c.slug}/")
+    finish(b, c.puzzles.get(position=3), 3000)  # earlier than its puzzle 2 (R7)
+    c.bump_standings()
+    memo_clear()
+    public = client.get(f"/{c.slug}/")
+    assert public.status_code == 200
+    assert "Brikkebanden" in public.content.decode()
+    assert "bryder en regel" not in public.content.decode()
+    client.force_login(admin_user)
+    staff = client.get(f"/{c.slug}/").content.decode()
+    assert "Stillingen bryder en regel og kunne ikke beregnes." in staff
+    assert "time_order" in staff
+
+
+def test_page_cached_for_anonymous_still_gets_a_fresh_csrf_token(client, live):
+    c, *_ = live
+    first = client.get(f"/{c.slug}/")
+    cache_hit = client.__class__().get(f"/{c.slug}/")
+    assert "csrf-placeholder" not in first.content.decode()
+    assert "csrf-placeholder" not in cache_hit.content.decode()
+    assert cache_hit.cookies.get("csrftoken")
+
+
+def test_home_lists_the_competition_with_its_status(client, live):
+    c, *_ = live
+    body = client.get("/").content.decode()
+    assert "DM i puslespil live" in body and "Uret kører" in body
+    assert f"/{c.slug}/screen/" in body
+
+
+def test_the_fragment_is_kept_in_the_shared_cache_per_version(client, live):
+    c, *_ = live
+    client.get(f"/{c.slug}/", HTTP_HX_REQUEST="true")
+    c.refresh_from_db()
+    key = f"live:leaderboard:{c.pk}:{c.standings_version}:running:da"
+    assert 'id="live"' in cache.get(key)
+    memo_clear()  # another process: the fragment comes from the cache, after one query
+    cache.set(key, '<section id="live">from the cache</section>')
+    assert client.get(f"/{c.slug}/", HTTP_HX_REQUEST="true").content == (
+        b'<section id="live">from the cache</section>'
+    )

@@ -287,7 +287,7 @@ def import_teams(request, slug):
             return redirect("desk:import", slug=slug)
         else:
             del request.session[_session_key(token)]
-            messages.success(request, _("%(count)s teams imported.") % {"count": len(created)})
+            messages.success(request, _("Teams imported: %(count)s.") % {"count": len(created)})
             return redirect("desk:teams", slug=slug)
     elif request.method == "POST":
         form = ImportForm(request.POST, request.FILES)
@@ -387,8 +387,11 @@ def setup(request, slug):
         sequence_ok = started or formset.is_valid()
         if form.is_valid() and sequence_ok:
             try:
+                data = form.cleaned_data
+                if started:  # the disabled fields only echo what is stored
+                    data = {f: data[f] for f in ("name", "venue")}
                 competition = services.competition_update(
-                    competition=competition, by=request.user, **form.cleaned_data
+                    competition=competition, by=request.user, **data
                 )
                 if not started:
                     services.puzzle_sequence_set(

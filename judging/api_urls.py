@@ -1,4 +1,34 @@
-from django.urls import path  # noqa: F401
+"""/api/v1/ for the judges and the head judge (DESIGN.md)."""
+
+from django.urls import path
+
+from judging import api
 
 app_name = "judging_api"
-urlpatterns: list = []
+urlpatterns = [
+    path("competitions/<slug:slug>/clock/start", api.ClockStartView.as_view(), name="clock-start"),
+    path("competitions/<slug:slug>/clock/stop", api.ClockStopView.as_view(), name="clock-stop"),
+    path("competitions/<slug:slug>/finishes/", api.FinishListView.as_view(), name="finishes"),
+    path(
+        "competitions/<slug:slug>/finishes/<int:pk>/",
+        api.FinishDetailView.as_view(),
+        name="finish",
+    ),
+    path("competitions/<slug:slug>/counts/", api.CountCreateView.as_view(), name="counts"),
+    path("competitions/<slug:slug>/counts/<int:pk>/", api.CountDetailView.as_view(), name="count"),
+    path(
+        "competitions/<slug:slug>/teams/<int:pk>/warnings/",
+        api.WarningCreateView.as_view(),
+        name="warnings",
+    ),
+    path(
+        "competitions/<slug:slug>/teams/<int:pk>/disqualify",
+        api.DisqualifyView.as_view(),
+        name="disqualify",
+    ),
+    path(
+        "competitions/<slug:slug>/teams/<int:pk>/reinstate",
+        api.ReinstateView.as_view(),
+        name="reinstate",
+    ),
+]

@@ -249,8 +249,8 @@ def plausibility(team: Team, position: int, elapsed_seconds: int) -> dict | None
         "puzzlers": puzzlers,
         "seconds": seconds,
         "message": _(
-            "%(pieces)s pieces in %(time)s by %(puzzlers)s puzzlers is %(pace)s pieces per "
-            "minute per puzzler, more than the plausible %(limit)s. Is the time right?"
+            "%(pieces)s pieces in %(time)s is %(pace)s pieces per minute per puzzler "
+            "(%(puzzlers)s at the table), more than the plausible %(limit)s. Is the time right?"
         )
         % {
             "pieces": formats.number_format(puzzle.pieces, force_grouping=True),

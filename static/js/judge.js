@@ -242,6 +242,8 @@
     const all = done.concat(entries).sort((a, b) => a.created_ms - b.created_ms);
     const status = document.getElementById("cards")?.dataset.status || clock.status;
     document.querySelectorAll(".jcard").forEach((card) => {
+      // the chosen tables at once, before (or without) the server's filtered cards
+      card.hidden = tables.length > 0 && !tables.includes(Number(card.dataset.table));
       const team = Number(card.dataset.team);
       const mine = all.filter((e) => e.team === team);
       const waiting = entries.filter((e) => e.team === team);
@@ -731,7 +733,9 @@
   for (const e of outbox.entries()) if (e.state === "confirm") confirmQueue.push(e.request_id);
   changed();
   showClock();
-  if (tables.length && !urlTables.length) refreshBoard();
+  // htmx binds its triggers on DOMContentLoaded, after this script has run
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", refreshBoard);
+  else refreshBoard();
   syncClock();
   outbox.flush();
   showNextConfirm();

@@ -245,18 +245,18 @@ class TeamDetailView(APIView):
     def get_permissions(self):
         return [IsDesk()] if self.request.method == "PATCH" else [AllowAny()]
 
-    def _team(self, slug, pk) -> Team:
+    def _team(self, slug, id) -> Team:
         return get_object_or_404(
-            Team.objects.select_related("competition"), pk=pk, competition__slug=slug
+            Team.objects.select_related("competition"), pk=id, competition__slug=slug
         )
 
     @extend_schema(responses=PublicTeamSerializer)
-    def get(self, request, slug, pk):
-        return Response(_team_answer(request, self._team(slug, pk)))
+    def get(self, request, slug, id):
+        return Response(_team_answer(request, self._team(slug, id)))
 
     @extend_schema(request=TeamPatchSerializer, responses=DeskTeamSerializer)
-    def patch(self, request, slug, pk):
-        team = self._team(slug, pk)
+    def patch(self, request, slug, id):
+        team = self._team(slug, id)
         data = TeamPatchSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)

@@ -119,7 +119,7 @@ def test_confirm_in_service_rolls_back_on_a_late_failure(competition, desk, monk
 
 
 def test_comma_csv_without_bom_members_column_and_no_table_column(competition, desk):
-    text = "team,members\nAlpha,\"Anne, Bo, Carl\"\nBeta,Dorte\n"
+    text = 'team,members\nAlpha,"Anne, Bo, Carl"\nBeta,Dorte\n'
     preview = imports.preview(competition, text.encode(), "signup.csv")
     assert preview.ok
     assert [t.table for t in preview.teams] == [1, 2]  # the next free tables

@@ -344,8 +344,13 @@ def test_create_competition(client, admin_user):
     assert response["Location"] == reverse("desk:setup", args=["dm-2027"])
     response = client.post(
         reverse("desk:competition_new"),
-        {"name": "X", "slug": "desk", "starts_at": "2027-11-28T10:00",
-         "duration_minutes": "180", "max_at_table": "4"},
+        {
+            "name": "X",
+            "slug": "desk",
+            "starts_at": "2027-11-28T10:00",
+            "duration_minutes": "180",
+            "max_at_table": "4",
+        },
     )
     assert response.status_code == 200
     assert "bruges af programmet selv" in response.content.decode()

@@ -67,7 +67,9 @@ def test_under_15_without_adult_refused_r3(competition, desk):
 
 def test_more_members_than_the_table_allows_r17(competition, desk):
     members = [{"name": f"Pusler {i}"} for i in range(6)]
-    team = team_create(competition=competition, by=desk, name="Store Hold", table=1, members=members)
+    team = team_create(
+        competition=competition, by=desk, name="Store Hold", table=1, members=members
+    )
     assert team.members.count() == 6 > competition.max_at_table
 
 

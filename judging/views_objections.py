@@ -130,14 +130,11 @@ class ResolveForm(forms.Form):
     elapsed = forms.CharField(
         label=gettext_lazy("Corrected time (h:mm:ss)"),
         required=False,
-        widget=forms.TextInput(attrs={"inputmode": "numeric", "placeholder": "1:02:03"}),
+        widget=forms.TextInput(attrs={"inputmode": "numeric"}),
     )
     missing = forms.CharField(
         label=gettext_lazy("Corrected missing spots"),
         required=False,
-        help_text=gettext_lazy(
-            "The size of each spot with missing pieces, e.g. 1, 1, 3; 0 for none."
-        ),
     )
     pieces = forms.IntegerField(
         label=gettext_lazy("Corrected count (placed pieces)"), required=False, min_value=0
@@ -148,9 +145,13 @@ class ResolveForm(forms.Form):
         if objection.finish is None:
             del self.fields["elapsed"], self.fields["missing"]
         else:
-            self.fields["elapsed"].help_text = _("Now %(time)s. Empty: unchanged.") % {
-                "time": format_hms(objection.finish.elapsed_seconds)
-            }
+            now = format_hms(objection.finish.elapsed_seconds)
+            self.fields["elapsed"].help_text = _("Now %(time)s. Empty: unchanged.") % {"time": now}
+            self.fields["elapsed"].widget.attrs["placeholder"] = now
+            self.fields["missing"].help_text = _(
+                "Now: %(missing)s. The size of each spot with missing pieces, e.g. 1, 1, 3; "
+                "0 for none. Empty: unchanged."
+            ) % {"missing": ", ".join(map(str, objection.finish.missing)) or "0"}
         if objection.count is None:
             del self.fields["pieces"]
         else:

@@ -16,9 +16,7 @@ def started(competition, admin_user):
     """Start the clock `ago` before now (3 hours is the duration: 4 hours ago = ended)."""
 
     def start(ago: timedelta) -> Competition:
-        return clock_start(
-            competition=competition, by=admin_user, started_at=timezone.now() - ago
-        )
+        return clock_start(competition=competition, by=admin_user, started_at=timezone.now() - ago)
 
     return start
 

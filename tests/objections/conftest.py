@@ -11,6 +11,12 @@ from judging.models import AuditEntry, Count, Finish, Objection, Warning
 from judging.services import count_record, finish_register
 
 
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    # Staff users get a password; the default hasher takes most of a test's time.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def started(competition, admin_user):
     """Start the clock `ago` before now (3 hours is the duration: 4 hours ago = ended)."""

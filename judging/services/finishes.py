@@ -25,6 +25,7 @@ from competition.models import Competition, Puzzle, Team
 from judging.audit import audit_record
 from judging.models import Count, Finish, Warning
 from scoring.rules import deducted
+from scoring.rules import format_hms as _hms
 
 __all__ = [
     "IdempotencyConflict",
@@ -195,11 +196,6 @@ def _check_time(competition: Competition, elapsed_seconds: int) -> None:
             _("%(time)s is later than the clock's now (%(now)s).")
             % {"time": _hms(elapsed_seconds), "now": _hms(now_s)},
         )
-
-
-def _hms(seconds: int) -> str:
-    hours, rest = divmod(int(seconds), 3600)
-    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
 
 
 def _drop_count_for(team: Team, puzzle: Puzzle, by, reason: str) -> None:

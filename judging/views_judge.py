@@ -65,6 +65,7 @@ def _texts() -> dict:
         "undone": _("Undone: puzzle %(n)s at table %(table)s."),
         "offline": _("No connection; try again when the network is back."),
         "warning_saved": _("Warning saved for table %(table)s."),
+        "logout_pending_one": _("1 registration has not been sent yet. Log out anyway?"),
         "logout_pending": _("%(n)s registrations have not been sent yet. Log out anyway?"),
         "table": _("Table %(table)s"),
         "implausible_title": _("Is the time right?"),

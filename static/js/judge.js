@@ -723,7 +723,8 @@
   if (logout) {
     logout.addEventListener("submit", (ev) => {
       const s = outbox.summary();
-      if (s.total > 0 && !window.confirm(fmt(T.logout_pending, { n: s.total }))) ev.preventDefault();
+      const text = s.total === 1 ? T.logout_pending_one : fmt(T.logout_pending, { n: s.total });
+      if (s.total > 0 && !window.confirm(text)) ev.preventDefault();
     });
   }
   if ("serviceWorker" in navigator && window.isSecureContext) {

@@ -189,3 +189,55 @@ def test_e2e_judge_expired_session_pauses_then_flushes_after_login(
     page.reload()  # the page's load flushes
     expect(page.locator("#outbox-pill")).to_have_text("Alt sendt ✓")
     wait_until(page, lambda: Finish.objects.count() == 1)
+
+
+def test_e2e_judge_offline_reload_opens_the_page_from_the_service_worker(
+    browser, browser_context_args, live_server, login, judge, running, shot
+):
+    context = browser.new_context(**{**browser_context_args, "service_workers": "allow"})
+    page = open_board(context.new_page(), live_server, login, judge, running)
+    scope = page.evaluate("navigator.serviceWorker.ready.then((r) => r.scope)")
+    assert scope == f"{live_server.url}/judge/"
+    page.reload()  # now controlled by the worker, which keeps a copy of the page
+    expect(page.locator("#outbox-pill")).to_have_text("Alt sendt ✓")
+    page.route(API, lambda route: route.abort("internetdisconnected"))
+    tap_and_save(page, 1)
+    expect(page.locator("#outbox-pill")).to_have_text("Ikke sendt endnu: 1")
+    # the whole server is gone now: the worker's copy opens the page with its outbox
+    refused = []
+
+    def no_network(route):
+        refused.append(route.request.url)
+        route.abort("internetdisconnected")
+
+    context.route("**/*", no_network)
+    page.reload()
+    expect(page.locator("#outbox-pill")).to_have_text("Ikke sendt endnu: 1")
+    expect(card(page, 1).locator('[data-role="dot"]')).to_be_visible()
+    shot(page, "offline-reload")
+    assert f"{live_server.url}/judge/{running.slug}/" in refused  # the network said no
+    context.unroute("**/*")
+    page.unroute(API)
+    page.locator("#send-now").click()
+    expect(page.locator("#outbox-pill")).to_have_text("Alt sendt ✓")
+    wait_until(page, lambda: Finish.objects.count() == 1)
+    context.close()
+
+
+def test_e2e_judge_logout_warns_while_registrations_wait(page, live_server, login, judge, running):
+    open_board(page, live_server, login, judge, running)
+    page.route(API, lambda route: route.abort("internetdisconnected"))
+    tap_and_save(page, 2)
+    expect(page.locator("#outbox-pill")).to_have_text("Ikke sendt endnu: 1")
+    asked = []
+
+    def answer(dialog):
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.once("dialog", answer)
+    page.get_by_role("button", name="Log ud (mette)").click()
+    page.wait_for_timeout(300)
+    assert asked == ["1 registrering er ikke sendt endnu. Log ud alligevel?"]
+    assert page.url.endswith(f"/judge/{running.slug}/")  # still here, still logged in
+    expect(page.locator("#outbox-pill")).to_have_text("Ikke sendt endnu: 1")

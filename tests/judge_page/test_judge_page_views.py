@@ -152,3 +152,34 @@ def test_worker_is_served_under_judge(client):
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/javascript")
     assert reverse("judge:worker") == "/judge/sw.js"
+
+
+def test_config_for_the_script_carries_clock_puzzles_and_danish_texts(
+    client, competition, teams, judge
+):
+    import json
+    import re
+
+    start(competition)
+    client.force_login(judge)
+    html = client.get(reverse("judge:board", args=[competition.slug])).content.decode()
+    raw = re.search(r'<script id="judge-config" type="application/json">(.*?)</script>', html, re.S)
+    config = json.loads(raw.group(1))
+    assert config["slug"] == "dm-2026" and config["user"] == "mette"
+    assert config["clock"]["status"] == "running"
+    assert config["clock"]["started_at_ms"] == int(competition.started_at.timestamp() * 1000)
+    assert [p["pieces"] for p in config["puzzles"]] == [500, 1000, 1000]
+    assert config["urls"]["finishes"] == "/api/v1/competitions/dm-2026/finishes/"
+    assert config["texts"]["pending"] == "Ikke sendt endnu: %(n)s"
+    assert config["texts"]["deduct_one"] == "1 brik trækkes fra"
+    assert config["texts"]["add_spot"] == "+ sted med %(n)s sammenhængende manglende brikker"
+
+
+def test_english_with_the_language_switch(client, competition, teams, judge, settings):
+    start(competition)
+    client.force_login(judge)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    html = client.get(reverse("judge:board", args=[competition.slug])).content.decode()
+    assert "Puzzle 1 of 3 (500 pieces)" in html
+    assert "Finished puzzle 1" in html
+    assert "Not yet sent: %(n)s" in html

@@ -4,10 +4,11 @@ from pathlib import Path
 
 from django.conf import settings
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.vary import vary_on_headers
 
 from competition.models import Competition
 from competition.roles import JUDGE, role_required
@@ -142,10 +143,15 @@ def board(request, slug):
 
 @role_required(JUDGE)
 @never_cache
+@vary_on_headers("HX-Request")
 def board_fragment(request, slug):
     """The cards of the chosen tables: what htmx swaps in on load, every few seconds, and
     whenever the outbox changes."""
     competition = get_object_or_404(Competition, slug=slug)
+    if not request.htmx:  # a plain visit (a bookmark, no JavaScript): the whole page
+        url = reverse("judge:board", args=[competition.slug])
+        query = request.GET.urlencode()
+        return redirect(f"{url}?{query}" if query else url)
     return render(request, "judging/_judge_cards.html", _board_context(request, competition))
 
 

@@ -174,3 +174,21 @@ def test_e2e_judge_chosen_tables_are_remembered(page, live_server, login, judge,
     expect(card(page, 2)).to_be_visible()
     page.wait_for_timeout(500)
     expect(page.locator(".jcard")).to_have_count(1)  # the server's cards of table 2 only
+
+
+def test_e2e_judge_finish_noted_on_paper_after_the_end(
+    page, live_server, login, judge, competition, teams
+):
+    started(competition, 200)  # time is up; table 2 finished at 2:59:40 by the paper
+    open_board(page, live_server, login, judge, competition)
+    card(page, 2).locator('[data-action="finish-late"]').click()
+    expect(page.locator("#finish-time")).to_have_value("")
+    page.locator("#finish-save").click()
+    expect(page.locator("#finish-error")).to_have_text("Skriv tiden som t:mm:ss, fx 2:59:40.")
+    page.fill("#finish-time", "2:59:40")
+    page.locator("#finish-save").click()
+    expect(page.locator("#outbox-pill")).to_have_text("Alt sendt ✓")
+    wait_until(page, lambda: Finish.objects.count() == 1)
+    finish = Finish.objects.get()
+    assert (finish.team, finish.puzzle.position, finish.elapsed_seconds) == (teams[1], 1, 10780)
+    expect(card(page, 2).locator('[data-action="count"]')).to_have_text("Optælling af puslespil 2")

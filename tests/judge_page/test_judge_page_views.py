@@ -12,6 +12,8 @@ from tests.factories import TeamFactory
 
 pytestmark = pytest.mark.django_db
 
+HX = {"HX-Request": "true"}
+
 
 def start(competition, minutes_ago=30):
     competition.started_at = timezone.now() - timedelta(minutes=minutes_ago)
@@ -62,7 +64,9 @@ def test_fragment_shows_current_puzzle_and_finish_button(client, competition, te
     finish(teams[0], 2, 1500)
     finish(teams[1], 1, 700)
     client.force_login(judge)
-    html = client.get(reverse("judge:board_fragment", args=[competition.slug])).content.decode()
+    html = client.get(
+        reverse("judge:board_fragment", args=[competition.slug]), headers=HX
+    ).content.decode()
     assert "Puslespil 3 af 3 (1.000 brikker)" in html  # table 1, two finished
     assert "Puslespil 2 af 3 (1.000 brikker)" in html  # table 2
     assert "Puslespil 1 af 3 (500 brikker)" in html  # table 3
@@ -75,10 +79,10 @@ def test_fragment_shows_current_puzzle_and_finish_button(client, competition, te
 def test_fragment_filters_the_chosen_tables(client, competition, teams, judge):
     client.force_login(judge)
     url = reverse("judge:board_fragment", args=[competition.slug])
-    html = client.get(url, {"t": ["1", "3"]}).content.decode()
+    html = client.get(url, {"t": ["1", "3"]}, headers=HX).content.decode()
     assert 'data-table="1"' in html and 'data-table="3"' in html
     assert 'data-table="2"' not in html
-    html = client.get(url, {"t": "2-3"}).content.decode()
+    html = client.get(url, {"t": "2-3"}, headers=HX).content.decode()
     assert 'data-table="1"' not in html and 'data-table="2"' in html
 
 
@@ -88,7 +92,9 @@ def test_after_the_end_unfinished_teams_are_counted(client, competition, teams, 
         finish(teams[0], position, seconds)
     Count.objects.create(team=teams[1], puzzle=competition.puzzles.get(position=1), pieces=480)
     client.force_login(judge)
-    html = client.get(reverse("judge:board_fragment", args=[competition.slug])).content.decode()
+    html = client.get(
+        reverse("judge:board_fragment", args=[competition.slug]), headers=HX
+    ).content.decode()
     assert "Alle 3 puslespil færdige ✓" in html
     assert "Optalt: 480 brikker" in html
     assert "Optælling af puslespil 1" in html  # table 3 only
@@ -104,7 +110,9 @@ def test_warnings_and_disqualified_are_shown(client, competition, teams, judge):
     teams[1].disqualified_reason = "R18"
     teams[1].save()
     client.force_login(judge)
-    html = client.get(reverse("judge:board_fragment", args=[competition.slug])).content.decode()
+    html = client.get(
+        reverse("judge:board_fragment", args=[competition.slug]), headers=HX
+    ).content.decode()
     assert "⚠ 2" in html
     assert "diskvalificeret" in html
     assert html.count('data-action="finish"') == 2
@@ -141,7 +149,7 @@ def test_fragment_queries_do_not_grow(client, competition, judge, n, django_asse
     client.force_login(judge)
     url = reverse("judge:board_fragment", args=[competition.slug])
     with django_assert_max_num_queries(8):
-        response = client.get(url)
+        response = client.get(url, headers=HX)
     assert response.content.decode().count('<article class="jcard') == n
     with django_assert_max_num_queries(10):
         assert client.get(reverse("judge:board", args=[competition.slug])).status_code == 200
@@ -183,3 +191,10 @@ def test_english_with_the_language_switch(client, competition, teams, judge, set
     assert "Puzzle 1 of 3 (500 pieces)" in html
     assert "Finished puzzle 1" in html
     assert "Not yet sent: %(n)s" in html
+
+
+def test_fragment_without_htmx_sends_to_the_page(client, competition, judge):
+    client.force_login(judge)
+    response = client.get(reverse("judge:board_fragment", args=[competition.slug]), {"t": "2"})
+    assert response.status_code == 302
+    assert response["Location"] == "/judge/dm-2026/?t=2"

@@ -167,7 +167,7 @@ def _already_finished(finish: Finish) -> Refusal:
         },
         finish=finish.pk,
         registered_by=_who(finish.registered_by),
-        registered_at=finish.registered_at.isoformat(),
+        registered_at=timezone.localtime(finish.registered_at).isoformat(),
     )
 
 

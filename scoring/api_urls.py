@@ -6,7 +6,7 @@ app_name = "scoring_api"
 urlpatterns = [
     path(
         "competitions/<slug:slug>/standings",
-        api.StandingsView.as_view(),
+        api.standings,
         name="standings",
     ),
 ]

@@ -31,6 +31,7 @@ __all__ = [
     "api_body",
     "competition_standings",
     "competition_state",
+    "memo_blobs",
     "memo_clear",
     "standings_for",
     "standings_key",
@@ -56,8 +57,9 @@ STATE_FIELDS = (
     "standings_version",
 )
 
-# slug -> (competition state, monotonic time read). Public readers only, 1 s at most.
-_memo: dict[str, tuple[Competition, float]] = {}
+# slug -> (competition state, monotonic time read, bytes sent for that state). Public
+# readers only, for 1 s at most: then the version is read again and the bytes forgotten.
+_memo: dict[str, tuple[Competition, float, dict]] = {}
 _memo_lock = threading.Lock()
 
 
@@ -83,8 +85,18 @@ def competition_state(slug: str, *, fresh: bool = False) -> Competition | None:
         else:
             if len(_memo) > 1000:
                 _memo.clear()
-            _memo[slug] = (state, now)
+            _memo[slug] = (state, now, {})
     return state
+
+
+def memo_blobs(state: Competition) -> dict:
+    """A dict that lives exactly as long as this process's 1 s memo of `state`: answers
+    already fetched from the shared cache for this version may be kept in it. Outside the
+    memo (a fresh read replaced it, or the second is over) a throwaway dict."""
+    hit = _memo.get(state.slug)
+    if hit is not None and hit[0] is state and time.monotonic() - hit[1] < MEMO_SECONDS:
+        return hit[2]
+    return {}
 
 
 def standings_key(state: Competition, status: str) -> str:

@@ -22,15 +22,17 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from competition.models import Competition, Status
-from scoring.api import if_none_match, is_staff
+from scoring import gzip_splice
+from scoring.api import cached_response, if_none_match, is_staff
 from scoring.charts import race_chart
 from scoring.rules import format_hms
 from scoring.rules_text import UPDATED, rules_in
-from scoring.selectors import CACHE_SECONDS, competition_state, standings_for
+from scoring.selectors import CACHE_SECONDS, competition_state, memo_blobs, standings_for
 
 POLL_SECONDS = 5
 # Stands in for the CSRF token in a page kept in the cache; replaced for every reader.
 CSRF_PLACEHOLDER = "csrf-placeholder-0b6f3c9e"
+CSRF = CSRF_PLACEHOLDER.encode()
 
 
 def home(request):
@@ -106,22 +108,30 @@ LIVE = {
 }
 
 
+def _render_live(state, status, staff, kind) -> str:
+    body = standings_for(state, staff=staff, status=status)
+    context = _live_context(state, status, staff, body)
+    context["url"] = reverse(f"public:{kind}", args=[state.slug])
+    context["leaderboard_url"] = reverse("public:leaderboard", args=[state.slug])
+    if kind == "leaderboard":
+        context["chart"] = race_chart(body)
+    return render_to_string(LIVE[kind][1], context)
+
+
+def _live_key(kind, state, status, lang) -> str:
+    return f"live:{kind}:{state.pk}:{state.standings_version}:{status}:{lang}"
+
+
 def _live_html(state, status, staff, lang, kind) -> str:
     """The live part, rendered once per version, status and language (public readers)."""
-    template = LIVE[kind][1]
-    key = f"live:{kind}:{state.pk}:{state.standings_version}:{status}:{lang}"
-    html = None if staff else cache.get(key)
+    if staff:
+        return _render_live(state, status, staff, kind)
+    key = _live_key(kind, state, status, lang)
+    html = cache.get(key)
     if html is None:
-        body = standings_for(state, staff=staff, status=status)
-        context = _live_context(state, status, staff, body)
-        context["url"] = reverse(f"public:{kind}", args=[state.slug])
-        context["leaderboard_url"] = reverse("public:leaderboard", args=[state.slug])
-        if kind == "leaderboard":
-            context["chart"] = race_chart(body)
-        html = render_to_string(template, context)
-        if not staff:
-            cache.set(key, html, CACHE_SECONDS)
-    return html
+        html = _render_live(state, status, staff, kind).encode()
+        cache.set(key, html, CACHE_SECONDS)
+    return html.decode()
 
 
 def _live_page(request, slug, kind):
@@ -130,10 +140,18 @@ def _live_page(request, slug, kind):
     lang = _language()
     if request.htmx:
         etag = f'W/"{kind}-{state.pk}-{state.standings_version}-{status}-{lang}"'
-        if not staff and if_none_match(request, etag):
+        if staff:
+            response = HttpResponse(_live_html(state, status, staff, lang, kind))
+        elif if_none_match(request, etag):
             response = HttpResponseNotModified()
         else:
-            response = HttpResponse(_live_html(state, status, staff, lang, kind))
+            response = cached_response(
+                request,
+                state,
+                _live_key(kind, state, status, lang),
+                lambda: _render_live(state, status, staff, kind),
+                "text/html; charset=utf-8",
+            )
         if not staff:
             response["ETag"] = etag
         response["Cache-Control"] = "no-cache"
@@ -141,26 +159,47 @@ def _live_page(request, slug, kind):
         return response
 
     page_template = LIVE[kind][0]
-    context = {
-        "competition": state,
-        "clock": _clock(state, status),
-        "live": _live_html(state, status, staff, lang, kind),
-        "kind": kind,
-    }
+
+    def context():
+        return {
+            "competition": state,
+            "clock": _clock(state, status),
+            "live": _live_html(state, status, staff, lang, kind),
+            "kind": kind,
+        }
+
     anonymous = not request.user.is_authenticated
-    if anonymous and not request.GET and "messages" not in request.COOKIES:
+    if not staff and anonymous and not request.GET and "messages" not in request.COOKIES:
         key = f"page:{kind}:{state.pk}:{state.standings_version}:{status}:{lang}"
-        html = cache.get(key)
-        if html is None:
-            html = render_to_string(
-                page_template, {**context, "csrf_token": CSRF_PLACEHOLDER}, request
-            )
-            cache.set(key, html, CACHE_SECONDS)
-        response = HttpResponse(html.replace(CSRF_PLACEHOLDER, get_token(request)))
+        token = get_token(request)
+        blobs = memo_blobs(state)
+        if "gzip" in request.headers.get("Accept-Encoding", ""):
+            packed = blobs.get(key + ":gz") or cache.get(key + ":gz")
+            if packed is None:
+                packed = gzip_splice.prepare(_page_html(key, page_template, context, request), CSRF)
+                cache.set(key + ":gz", packed, CACHE_SECONDS)
+            blobs[key + ":gz"] = packed
+            response = HttpResponse(gzip_splice.assemble(packed, token.encode()))
+            response["Content-Encoding"] = "gzip"
+        else:
+            html = blobs.get(key) or _page_html(key, page_template, context, request)
+            blobs[key] = html
+            response = HttpResponse(html.replace(CSRF, token.encode()))
+        patch_vary_headers(response, ("Accept-Encoding",))
     else:
-        response = render(request, page_template, context)
+        response = render(request, page_template, context())
     patch_vary_headers(response, ("HX-Request",))
     return response
+
+
+def _page_html(key, template, context, request) -> bytes:
+    """The whole page for anonymous readers, with a placeholder for the CSRF token."""
+    html = cache.get(key)
+    if html is None:
+        html = render_to_string(template, {**context(), "csrf_token": CSRF_PLACEHOLDER}, request)
+        html = html.encode()
+        cache.set(key, html, CACHE_SECONDS)
+    return html
 
 
 def leaderboard(request, slug):

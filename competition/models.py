@@ -24,6 +24,7 @@ RESERVED_SLUGS = frozenset(
         "healthz",
         "static",
         "media",
+        "new",
         "objections",
         "i18n",
         "favicon.ico",
@@ -42,6 +43,15 @@ def validate_slug_not_reserved(value: str) -> None:
         )
 
 
+def validate_plausible_start(value: datetime) -> None:
+    """A championship day between 2000 and 2100: anything else is a typing mistake."""
+    if not 2000 <= value.year <= 2100:
+        raise ValidationError(
+            _("Check the date: a competition takes place between the years 2000 and 2100."),
+            code="implausible_date",
+        )
+
+
 class Status(models.TextChoices):
     SETUP = "setup", _("Not started")
     RUNNING = "running", _("The clock is running")
@@ -53,7 +63,7 @@ class Competition(models.Model):
     slug = models.SlugField(_("short name"), unique=True, validators=[validate_slug_not_reserved])
     name = models.CharField(_("name"), max_length=200)
     venue = models.CharField(_("venue"), max_length=200, blank=True)
-    starts_at = models.DateTimeField(_("planned start"))
+    starts_at = models.DateTimeField(_("planned start"), validators=[validate_plausible_start])
     duration_minutes = models.PositiveIntegerField(
         _("duration (minutes)"), default=180, validators=[MinValueValidator(1)]
     )

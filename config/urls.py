@@ -1,6 +1,7 @@
 """URLs by audience: public, desk, judge, control room, API (STYLE.md)."""
 
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from config import views
@@ -8,7 +9,9 @@ from config import views
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("accounts/", include("django.contrib.auth.urls")),
+    # Login and logout only: staff get their logins from the head judge (no e-mail here).
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/", include("config.api_urls")),
     path("desk/", include("competition.urls_desk")),

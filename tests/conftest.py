@@ -74,3 +74,11 @@ def competition(db) -> Competition:
 @pytest.fixture
 def teams(competition):
     return [TeamFactory(competition=competition, name=f"Hold {i}", table=i) for i in (1, 2, 3)]
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hasher():
+    # Hashing a password the production way takes ~0.3 s; tests make hundreds of users.
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -179,8 +179,14 @@ def _clock_bounds(competition: Competition) -> tuple[int, int]:
     return now_s, end_s
 
 
-def _check_time(competition: Competition, elapsed_seconds: int) -> None:
-    """R10: a time neither after the clock's end nor later than its now."""
+# A tablet's synced clock may run a little ahead of the server's (its offset is measured
+# to within half a round trip, and is stale after a sleep): a tap up to this many seconds
+# "in the future" is the clock's now, not a refusal that would make the judge tap again.
+CLOCK_TOLERANCE_SECONDS = 5
+
+
+def _check_time(competition: Competition, elapsed_seconds: int) -> int:
+    """R10: a time neither after the clock's end nor later than its now; returns the time."""
     if elapsed_seconds < 0:
         raise ValidationError({"elapsed_seconds": _("The time cannot be negative.")})
     now_s, end_s = _clock_bounds(competition)
@@ -190,12 +196,15 @@ def _check_time(competition: Competition, elapsed_seconds: int) -> None:
             _("%(time)s is after the end of the competition (%(end)s).")
             % {"time": _hms(elapsed_seconds), "end": _hms(end_s)},
         )
+    if now_s < elapsed_seconds <= now_s + CLOCK_TOLERANCE_SECONDS:
+        return now_s
     if elapsed_seconds > now_s:
         raise Refusal(
             "in_future",
             _("%(time)s is later than the clock's now (%(now)s).")
             % {"time": _hms(elapsed_seconds), "now": _hms(now_s)},
         )
+    return elapsed_seconds
 
 
 def _drop_count_for(team: Team, puzzle: Puzzle, by, reason: str) -> None:
@@ -317,7 +326,7 @@ def finish_register(
             )
         elapsed_seconds = competition.elapsed_seconds()
     else:
-        _check_time(competition, elapsed_seconds)
+        elapsed_seconds = _check_time(competition, elapsed_seconds)
     previous = finishes[-1].elapsed_seconds if finishes else 0
     if elapsed_seconds < previous:
         raise Refusal(
@@ -384,7 +393,7 @@ def finish_correct(
     finish = Finish.objects.select_related("puzzle", "registered_by").get(pk=finish.pk)
     before = _finish_dict(finish)
     if elapsed_seconds is not None and elapsed_seconds != finish.elapsed_seconds:
-        _check_time(competition, elapsed_seconds)
+        elapsed_seconds = _check_time(competition, elapsed_seconds)
         neighbours = Finish.objects.filter(team=team).exclude(pk=finish.pk)
         earlier = neighbours.filter(puzzle__position__lt=finish.puzzle.position)
         later = neighbours.filter(puzzle__position__gt=finish.puzzle.position)

@@ -57,7 +57,7 @@ def test_erase_needs_yes_and_a_final_competition(competition, teams):
     MemberFactory(team=teams[0])
     with pytest.raises(CommandError, match="--yes"):
         call_command("erase_personal_data", competition.slug)
-    with pytest.raises(CommandError, match="final"):
+    with pytest.raises(CommandError, match="endelige"):
         call_command("erase_personal_data", competition.slug, "--yes")
     assert Member.objects.count() == 1
     with pytest.raises(CommandError, match="No competition"):

@@ -253,6 +253,14 @@ class TestFinishRegister:
             elapsed_seconds=7200 + 60,
         )
 
+    def test_a_tap_a_few_seconds_ahead_is_the_clocks_now(self, running, teams, judge):
+        """A tablet's clock a little ahead of the server's must not lose the tap (R5)."""
+        running.refresh_from_db()
+        ahead = running.elapsed_seconds() + 3
+        finish = finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=ahead)
+        assert ahead - 4 <= finish.elapsed_seconds < ahead
+        assert finish.elapsed_seconds <= running.elapsed_seconds()
+
     def test_time_order(self, running, teams, judge, refused):
         finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=3000)
         refused(

@@ -19,9 +19,20 @@ from competition.management.commands.create_staff import staff_upsert
 
 @pytest.fixture
 def api_schema(db):
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
     from config.wsgi import application
 
-    return schemathesis.openapi.from_wsgi("/api/schema/", application)
+    # As Django's test client does: the requests run inside the test's transaction, so the
+    # end of a request must not close the database connection.
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield schemathesis.openapi.from_wsgi("/api/schema/", application)
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
 
 
 @pytest.fixture

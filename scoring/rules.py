@@ -124,27 +124,104 @@ def deducted(missing: Sequence[int]) -> int:
 
 
 def standings(puzzles: Sequence[Puzzle], sheets: Sequence[Sheet]) -> list[Standing]:
-    """R7, R8, R9, R11: check every sheet and rank the teams."""
-    by_position = _check_puzzles(puzzles)
-    seen: set[object] = set()
-    rows: list[Standing] = []
-    for sheet in sheets:
-        if sheet.team in seen:
-            raise RuleViolation("duplicate_team", f"Team {sheet.team!r} has more than one sheet.")
-        seen.add(sheet.team)
-        rows.append(_score(by_position, sheet))
+    """R7, R8, R9, R11: check every sheet and rank the teams.
 
-    ranked = sorted((s for s in rows if not s.disqualified), key=_order_key)
+    Built for speed (10,000 teams in a few tens of milliseconds): one pass scores the
+    sheets with the puzzles' pieces in a list indexed by position; a sheet that is not
+    plainly valid (finishes not listed as 1..k, a time going back, odd missing spots or
+    count) goes to `_score`, which names the first broken rule. The ranked and the
+    disqualified teams are each sorted once on a precomputed flat key, and each `Standing`
+    is built once, with its rank.
+    """
+    by_position = _check_puzzles(puzzles)
+    pieces_of = [0] * (len(puzzles) + 1)  # pieces_of[position]; index 0 unused
+    for position in range(1, len(pieces_of)):
+        pieces_of[position] = by_position[position].pieces
+    size = len(pieces_of)
+    seen: set[object] = set()
+    rows: list[tuple[object, int, int, int | None, bool]] = []
+    ranked: list[tuple] = []
+    out_of_it: list[tuple] = []
+    for sheet in sheets:
+        team = sheet.team
+        if team in seen:
+            raise RuleViolation("duplicate_team", f"Team {team!r} has more than one sheet.")
+        seen.add(team)
+        pieces = last = finished = 0
+        valid = False  # True only when every rule surely holds; else _score decides
+        try:
+            for finish in sheet.finishes:
+                finished += 1
+                seconds = finish.elapsed_seconds
+                if finish.position != finished or finished >= size or not seconds >= last:
+                    break
+                last = seconds
+                missing = finish.missing
+                if missing:
+                    whole = pieces_of[finished]
+                    if not (min(missing) > 0 and sum(missing) <= whole):
+                        break
+                    pieces += whole - missing.count(1)  # R8: lone pieces only
+                else:
+                    pieces += pieces_of[finished]
+            else:
+                counted = sheet.counted
+                if counted is None:
+                    valid = True
+                elif finished + 1 < size and (
+                    counted == 0 or 3 <= counted <= pieces_of[finished + 1]
+                ):
+                    pieces += counted
+                    valid = True
+        except TypeError:
+            valid = False
+        if valid:
+            if not finished:
+                last = None
+        else:
+            row = _score(by_position, sheet)
+            pieces, finished, last = row.pieces, row.finished, row.last_finish_seconds
+        disqualified = sheet.disqualified
+        index = len(rows)
+        rows.append((team, pieces, finished, last, disqualified))
+        # The sort key: R11 (more pieces; then the earlier last finish, no finish last),
+        # then _team_key (spelt out for an int id, the usual case), then the input order.
+        keys = out_of_it if disqualified else ranked
+        if type(team) is int:
+            if last is None:
+                keys.append((-pieces, 1, 0, 0, team, "", index))
+            else:
+                keys.append((-pieces, 0, last, 0, team, "", index))
+        elif last is None:
+            keys.append((-pieces, 1, 0, *_team_key(team), index))
+        else:
+            keys.append((-pieces, 0, last, *_team_key(team), index))
+    ranked.sort()
+    out_of_it.sort()
+
+    # Each Standing gets its fields set directly, as the frozen dataclass's __init__ would
+    # (it calls object.__setattr__ once per field): half the cost, the same objects.
+    new = object.__new__
     out: list[Standing] = []
     rank = 0
-    previous: tuple[int, int, int] | None = None
-    for index, row in enumerate(ranked):
-        tie = _tie_key(row)
-        if tie != previous:
-            rank = index + 1
-            previous = tie
-        out.append(_with_rank(row, rank))
-    out.extend(sorted((s for s in rows if s.disqualified), key=_order_key))
+    previous = None
+    for key in ranked + out_of_it:
+        team, pieces, finished, last, disqualified = rows[key[-1]]
+        if disqualified:
+            rank = None
+        elif key[:3] != previous:  # R11: equal pieces and last finish share a rank (1, 2, 2, 4)
+            rank = len(out) + 1
+            previous = key[:3]
+        standing = new(Standing)
+        standing.__dict__.update(
+            rank=rank,
+            team=team,
+            pieces=pieces,
+            finished=finished,
+            last_finish_seconds=last,
+            disqualified=disqualified,
+        )
+        out.append(standing)
     return out
 
 
@@ -246,34 +323,12 @@ def _score(by_position: dict[int, Puzzle], sheet: Sheet) -> Standing:
     )
 
 
-def _tie_key(s: Standing) -> tuple[int, int, int]:
-    """R11: what decides the rank; equal keys share a rank."""
-    if s.last_finish_seconds is None:
-        return (-s.pieces, 1, 0)
-    return (-s.pieces, 0, s.last_finish_seconds)
-
-
 def _team_key(team: object) -> tuple[int, object, str]:
     if isinstance(team, int | float) and not isinstance(team, bool):
         return (0, team, "")
     if isinstance(team, str):
         return (1, 0, team)
     return (2, 0, f"{type(team).__qualname__}:{team!r}")
-
-
-def _order_key(s: Standing) -> tuple[tuple[int, int, int], tuple[int, object, str]]:
-    return (_tie_key(s), _team_key(s.team))
-
-
-def _with_rank(s: Standing, rank: int) -> Standing:
-    return Standing(
-        rank=rank,
-        team=s.team,
-        pieces=s.pieces,
-        finished=s.finished,
-        last_finish_seconds=s.last_finish_seconds,
-        disqualified=s.disqualified,
-    )
 
 
 # --- Sentences for people ------------------------------------------------------------------

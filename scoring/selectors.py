@@ -272,7 +272,7 @@ def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id) -> dict
         else:
             progress.append({"position": p["position"], "state": "todo", "percent": 0})
     tie_break = None
-    if previous is not None:
+    if previous is not None and s.pieces > 0:  # nothing to explain while nobody has pieces
         try:
             texts = {
                 lang: rules.tie_break_reason(

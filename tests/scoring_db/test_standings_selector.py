@@ -223,3 +223,13 @@ def test_cache_key_carries_version_and_status(board):
     assert (
         selectors.standings_key(c, "running") == f"standings:{c.pk}:{c.standings_version}:running"
     )
+
+
+def test_no_tie_break_sentence_while_nobody_has_pieces(db):
+    """Before the first finish every team shares place 1 (R11); there is nothing to explain."""
+    c, _ = running_competition()
+    for table in (1, 2, 3):
+        TeamFactory(competition=c, table=table)
+    rows = competition_standings(c)["standings"]
+    assert [row["rank"] for row in rows] == [1, 1, 1]
+    assert [row["tie_break"] for row in rows] == [None, None, None]

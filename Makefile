@@ -4,6 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 ARGS ?=
+# Two cores here: the suite runs in two processes (pytest-xdist); WORKERS=0 runs it in one.
+WORKERS ?= auto
 
 .PHONY: venv run test lint fmt migrations-check messages bench ci
 
@@ -22,7 +24,7 @@ run: venv
 
 # SQLite by default; PostgreSQL when DATABASE_URL points at one.
 test: venv
-	$(BIN)/pytest $(ARGS)
+	$(BIN)/pytest -n $(WORKERS) $(ARGS)
 
 lint: venv
 	$(BIN)/ruff check .

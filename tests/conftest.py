@@ -82,3 +82,70 @@ def _fast_password_hasher():
     from django.conf import settings
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def start_clock(admin_user):
+    """Start a competition's clock `ago` before now, through the service (R4)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from competition.services import clock_start
+
+    def start(competition: Competition, *, ago: timedelta) -> Competition:
+        return clock_start(competition=competition, by=admin_user, started_at=timezone.now() - ago)
+
+    return start
+
+
+@pytest.fixture
+def state():
+    """Everything a refused write must leave alone: call it before and after, compare."""
+    from competition.models import Team
+    from judging.models import AuditEntry, Count, Finish, Objection, Warning
+
+    def snapshot() -> dict:
+        return {
+            "finishes": list(Finish.objects.order_by("pk").values()),
+            "counts": list(Count.objects.order_by("pk").values()),
+            "warnings": Warning.objects.count(),
+            "objections": list(Objection.objects.order_by("pk").values()),
+            "audit": AuditEntry.objects.count(),
+            "teams": list(Team.objects.order_by("pk").values()),
+            "competitions": list(Competition.objects.order_by("pk").values()),
+        }
+
+    return snapshot
+
+
+@pytest.fixture
+def refused(state):
+    """Call a service, expect the refusal `code` (HTTP 409) and nothing written."""
+    from competition.errors import Refusal
+
+    def check(code, service, **kwargs):
+        before = state()
+        with pytest.raises(Refusal) as caught:
+            service(**kwargs)
+        assert caught.value.code == code, caught.value.message
+        assert state() == before
+        return caught.value
+
+    return check
+
+
+@pytest.fixture
+def invalid(state):
+    """Call a service, expect a ValidationError on `field` (HTTP 400) and nothing written."""
+    from django.core.exceptions import ValidationError
+
+    def check(field, service, **kwargs):
+        before = state()
+        with pytest.raises(ValidationError) as caught:
+            service(**kwargs)
+        assert field in caught.value.message_dict, caught.value.message_dict
+        assert state() == before
+        return caught.value
+
+    return check

@@ -520,7 +520,9 @@ def test_clock_refusals(competition, api_as, admin_user, state):
     response = client.post(f"{BASE}/clock/stop", {})
     assert (response.status_code, response.json()["code"]) == (409, "clock_not_started")
     assert client.post("/api/v1/competitions/nope/clock/start", {}).status_code == 404
+    assert state() == before
     finalise(empty)
+    before = state()
     response = client.post("/api/v1/competitions/tom/clock/start", {})
     assert (response.status_code, response.json()["code"]) == (409, "final")
     assert state() == before

@@ -4,11 +4,9 @@ import uuid
 from datetime import timedelta
 
 import pytest
-from django.core.exceptions import ValidationError
 from django.test import override_settings
 from django.utils import timezone
 
-from competition.errors import Refusal
 from competition.models import Competition
 from competition.services import clock_start, clock_stop
 from judging.models import AuditEntry, Count, Finish
@@ -27,36 +25,6 @@ from judging.services import (
 from tests.factories import CompetitionFactory, MemberFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def refused(state):
-    """Call a service, expect the refusal `code` and nothing written."""
-
-    def check(code, service, **kwargs):
-        before = state()
-        with pytest.raises(Refusal) as caught:
-            service(**kwargs)
-        assert caught.value.code == code, caught.value.message
-        assert state() == before
-        return caught.value
-
-    return check
-
-
-@pytest.fixture
-def invalid(state):
-    """Call a service, expect a ValidationError on `field` (HTTP 400) and nothing written."""
-
-    def check(field, service, **kwargs):
-        before = state()
-        with pytest.raises(ValidationError) as caught:
-            service(**kwargs)
-        assert field in caught.value.message_dict
-        assert state() == before
-        return caught.value
-
-    return check
 
 
 def finalise(competition):

@@ -3,26 +3,17 @@
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 
-from competition.models import Competition, Team
-from competition.services import clock_start
-from judging.models import AuditEntry, Count, Finish, Objection, Warning
+from competition.models import Competition
 from judging.services import count_record, finish_register
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    # Staff users get a password; the default hasher takes most of a test's time.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
-def started(competition, admin_user):
+def started(competition, start_clock):
     """Start the clock `ago` before now (3 hours is the duration: 4 hours ago = ended)."""
 
     def start(ago: timedelta) -> Competition:
-        return clock_start(competition=competition, by=admin_user, started_at=timezone.now() - ago)
+        return start_clock(competition, ago=ago)
 
     return start
 
@@ -47,21 +38,3 @@ def counted(ended, teams, judge):
         count_record(team=team, by=judge, pieces=pieces)
     ended.refresh_from_db()
     return ended
-
-
-@pytest.fixture
-def state():
-    """Everything a refused write must leave alone."""
-
-    def snapshot() -> dict:
-        return {
-            "finishes": list(Finish.objects.order_by("pk").values()),
-            "counts": list(Count.objects.order_by("pk").values()),
-            "warnings": Warning.objects.count(),
-            "objections": list(Objection.objects.order_by("pk").values()),
-            "audit": AuditEntry.objects.count(),
-            "teams": list(Team.objects.order_by("pk").values()),
-            "competitions": list(Competition.objects.order_by("pk").values()),
-        }
-
-    return snapshot

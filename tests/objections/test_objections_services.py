@@ -3,9 +3,7 @@
 from datetime import timedelta
 
 import pytest
-from django.core.exceptions import ValidationError
 
-from competition.errors import Refusal
 from competition.models import Competition
 from competition.services import clock_stop, team_withdraw
 from judging.models import AuditEntry, Objection
@@ -20,32 +18,6 @@ from judging.services import (
 from scoring.selectors import competition_standings
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def refused(state):
-    def check(code, service, **kwargs):
-        before = state()
-        with pytest.raises(Refusal) as caught:
-            service(**kwargs)
-        assert caught.value.code == code, caught.value.message
-        assert state() == before
-        return caught.value
-
-    return check
-
-
-@pytest.fixture
-def invalid(state):
-    def check(field, service, **kwargs):
-        before = state()
-        with pytest.raises(ValidationError) as caught:
-            service(**kwargs)
-        assert field in caught.value.message_dict, caught.value.message_dict
-        assert state() == before
-        return caught.value
-
-    return check
 
 
 def version(competition) -> int:

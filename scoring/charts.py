@@ -39,6 +39,7 @@ def race_chart(body: dict, *, top: int = 5, team_id: int | None = None) -> SafeS
     if not lines:
         return mark_safe("")
     duration = body.get("duration_seconds") or max(p[-1][0] for _r, p, _c in lines) or 1
+    end = min(body.get("end_seconds") or duration, duration)  # stopped early: counts end there
     y_top = max(p[-1][1] + c for _r, p, c in lines) or 1
     step = _nice_step(y_top)
     y_max = ((y_top + step - 1) // step) * step
@@ -78,7 +79,7 @@ def race_chart(body: dict, *, top: int = 5, team_id: int | None = None) -> SafeS
         last_s, last_v = points[-1]
         if counted:
             out.append(
-                f'<line x1="{x(last_s):.1f}" y1="{y(last_v):.1f}" x2="{x(duration):.1f}" '
+                f'<line x1="{x(last_s):.1f}" y1="{y(last_v):.1f}" x2="{x(end):.1f}" '
                 f'y2="{y(last_v + counted):.1f}" stroke="{colour}" stroke-width="{width}" '
                 f'stroke-dasharray="6 4"/>'
             )

@@ -172,6 +172,12 @@ def _head(state: Competition, status: str) -> dict:
         "name": state.name,
         "version": state.standings_version,
         "duration_seconds": state.duration_minutes * 60,
+        # When the clock ended, in seconds since its start: earlier when stopped early.
+        "end_seconds": (
+            int((state.clock_end - state.started_at).total_seconds())
+            if state.started_at
+            else state.duration_minutes * 60
+        ),
     }
 
 

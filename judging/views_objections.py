@@ -217,10 +217,12 @@ def objection_new(request, slug):
                     team=team,
                     by=request.user,
                     text=form.cleaned_data["text"],
-                    finish=Finish.objects.filter(pk=pk, team=team).first()
+                    # Not filtered by team: the service refuses another team's record
+                    # with a message, rather than the objection silently losing it.
+                    finish=Finish.objects.filter(pk=pk, team__competition=competition).first()
                     if kind == "finish"
                     else None,
-                    count=Count.objects.filter(pk=pk, team=team).first()
+                    count=Count.objects.filter(pk=pk, team__competition=competition).first()
                     if kind == "count"
                     else None,
                 )

@@ -16,8 +16,9 @@ load, all in one run.
    (retries with the same request_id, taps twice at once, second taps); prints each
    endpoint's figures and proves in the database that every finish is there exactly once.
 
-The server is stopped at the end, whatever happens. Exit status 1 on any error, a lost or
-doubled finish, or a ratio below 0.8. Loopback only; about three minutes. See README.md.
+The server is stopped at the end, whatever happens. Exit status 1 on any error, a lost,
+doubled or changed finish, or a standings JSON ratio below 0.8 (the other ratios below
+0.8 are printed). Loopback only; about two and a half minutes. See README.md.
 """
 
 from __future__ import annotations
@@ -683,6 +684,7 @@ def main() -> int:  # noqa: C901, PLR0915 - one run, told in order
                 print(f"  (could not drop {DB_NAME}: {exc})")
 
     failed = False
+    missed = []  # the 0.8 targets missed (only the standings JSON's fails the run: issue 3)
     floor = (results[0][1]["rps"] + results[-1][1]["rps"]) / 2
     print(
         f"\n== Results, one endpoint at a time ({args.connections} connections, best of "
@@ -696,7 +698,9 @@ def main() -> int:  # noqa: C901, PLR0915 - one run, told in order
         mark = ""
         if not name.startswith("/healthz"):
             mark = "  ok" if ratio >= 0.8 else "  BELOW 0.8"
-            failed |= ratio < 0.8 and "304" not in name
+            if ratio < 0.8:
+                missed.append(f"{name} {ratio:.2f}")
+                failed |= name == "standings JSON"
         print(
             f"  {name:<30} {fmt(r['requests'], 'd'):>8} {r['rps']:8.1f} {fmt(r['p50']):>7} "
             f"{fmt(r['p99']):>7} {r['errors']:>6} {ratio:6.2f}{mark}"
@@ -795,6 +799,7 @@ def main() -> int:  # noqa: C901, PLR0915 - one run, told in order
     errors += sp["etag"]["errors"] + sp["plain"]["errors"] + jd["errors"]
     print(f"\n  errors (non-2xx/3xx, socket, unexpected answers): {errors}")
     print(f"  lost, doubled or changed finishes: {lost_or_doubled}")
+    print(f"  ratios below 0.8 x /healthz: {', '.join(missed) or 'none'}")
     print(f"  {load_average()}; {time.monotonic() - started:.0f} s in all")
     return 1 if failed or errors or lost_or_doubled else 0
 

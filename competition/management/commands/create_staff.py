@@ -25,7 +25,7 @@ def staff_upsert(*, username: str, role: str, password: str | None = None):
         user.is_staff = role == "admin"  # the Django admin is for the head judge
         user.save()
         user.groups.remove(*Group.objects.filter(name__in=ROLES).exclude(name=role))
-        user.groups.add(Group.objects.get(name=role))
+        user.groups.add(Group.objects.get_or_create(name=role)[0])
         token, _ = Token.objects.get_or_create(user=user)
     return user, created, token
 

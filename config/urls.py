@@ -3,12 +3,16 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 
 from config import views
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # The language switch is on every public page; all a forged request could do is change
+    # someone's language, so it needs no CSRF token (and cached pages carry none).
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     # Login and logout only: staff get their logins from the head judge (no e-mail here).
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

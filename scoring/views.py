@@ -11,7 +11,6 @@ from datetime import date
 
 from django.core.cache import cache
 from django.http import Http404, HttpResponse, HttpResponseNotModified
-from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -22,17 +21,13 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from competition.models import Competition, Status
-from scoring import gzip_splice
 from scoring.api import cached_response, if_none_match, is_staff
 from scoring.charts import race_chart
 from scoring.rules import format_hms
 from scoring.rules_text import UPDATED, rules_in
-from scoring.selectors import CACHE_SECONDS, competition_state, memo_blobs, standings_for
+from scoring.selectors import CACHE_SECONDS, competition_state, standings_for
 
 POLL_SECONDS = 5
-# Stands in for the CSRF token in a page kept in the cache; replaced for every reader.
-CSRF_PLACEHOLDER = "csrf-placeholder-0b6f3c9e"
-CSRF = CSRF_PLACEHOLDER.encode()
 
 
 def home(request):
@@ -170,36 +165,18 @@ def _live_page(request, slug, kind):
 
     anonymous = not request.user.is_authenticated
     if not staff and anonymous and not request.GET and "messages" not in request.COOKIES:
-        key = f"page:{kind}:{state.pk}:{state.standings_version}:{status}:{lang}"
-        token = get_token(request)
-        blobs = memo_blobs(state)
-        if "gzip" in request.headers.get("Accept-Encoding", ""):
-            packed = blobs.get(key + ":gz") or cache.get(key + ":gz")
-            if packed is None:
-                packed = gzip_splice.prepare(_page_html(key, page_template, context, request), CSRF)
-                cache.set(key + ":gz", packed, CACHE_SECONDS)
-            blobs[key + ":gz"] = packed
-            response = HttpResponse(gzip_splice.assemble(packed, token.encode()))
-            response["Content-Encoding"] = "gzip"
-        else:
-            html = blobs.get(key) or _page_html(key, page_template, context, request)
-            blobs[key] = html
-            response = HttpResponse(html.replace(CSRF, token.encode()))
-        patch_vary_headers(response, ("Accept-Encoding",))
+        # The same bytes for every anonymous reader of this version: no token, no session.
+        response = cached_response(
+            request,
+            state,
+            f"page:{kind}:{state.pk}:{state.standings_version}:{status}:{lang}",
+            lambda: render_to_string(page_template, context(), request),
+            "text/html; charset=utf-8",
+        )
     else:
         response = render(request, page_template, context())
     patch_vary_headers(response, ("HX-Request",))
     return response
-
-
-def _page_html(key, template, context, request) -> bytes:
-    """The whole page for anonymous readers, with a placeholder for the CSRF token."""
-    html = cache.get(key)
-    if html is None:
-        html = render_to_string(template, {**context(), "csrf_token": CSRF_PLACEHOLDER}, request)
-        html = html.encode()
-        cache.set(key, html, CACHE_SECONDS)
-    return html
 
 
 def leaderboard(request, slug):

@@ -29,6 +29,7 @@ test: venv
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 fmt: venv
 	$(BIN)/ruff check --fix .

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = [
     "Finish",
@@ -140,8 +141,8 @@ def standings(puzzles: Sequence[Puzzle], sheets: Sequence[Sheet]) -> list[Standi
     size = len(pieces_of)
     seen: set[object] = set()
     rows: list[tuple[object, int, int, int | None, bool]] = []
-    ranked: list[tuple] = []
-    out_of_it: list[tuple] = []
+    ranked: list[tuple[Any, ...]] = []
+    out_of_it: list[tuple[Any, ...]] = []
     for sheet in sheets:
         team = sheet.team
         if team in seen:
@@ -175,27 +176,27 @@ def standings(puzzles: Sequence[Puzzle], sheets: Sequence[Sheet]) -> list[Standi
                     valid = True
         except TypeError:
             valid = False
+        last_finish: int | None
         if valid:
-            if not finished:
-                last = None
+            last_finish = last if finished else None
         else:
             row = _score(by_position, sheet)
-            pieces, finished, last = row.pieces, row.finished, row.last_finish_seconds
+            pieces, finished, last_finish = row.pieces, row.finished, row.last_finish_seconds
         disqualified = sheet.disqualified
         index = len(rows)
-        rows.append((team, pieces, finished, last, disqualified))
+        rows.append((team, pieces, finished, last_finish, disqualified))
         # The sort key: R11 (more pieces; then the earlier last finish, no finish last),
         # then _team_key (spelt out for an int id, the usual case), then the input order.
         keys = out_of_it if disqualified else ranked
         if type(team) is int:
-            if last is None:
+            if last_finish is None:
                 keys.append((-pieces, 1, 0, 0, team, "", index))
             else:
-                keys.append((-pieces, 0, last, 0, team, "", index))
-        elif last is None:
+                keys.append((-pieces, 0, last_finish, 0, team, "", index))
+        elif last_finish is None:
             keys.append((-pieces, 1, 0, *_team_key(team), index))
         else:
-            keys.append((-pieces, 0, last, *_team_key(team), index))
+            keys.append((-pieces, 0, last_finish, *_team_key(team), index))
     ranked.sort()
     out_of_it.sort()
 
@@ -203,7 +204,7 @@ def standings(puzzles: Sequence[Puzzle], sheets: Sequence[Sheet]) -> list[Standi
     # (it calls object.__setattr__ once per field): half the cost, the same objects.
     new = object.__new__
     out: list[Standing] = []
-    rank = 0
+    rank: int | None = 0
     previous = None
     for key in ranked + out_of_it:
         team, pieces, finished, last, disqualified = rows[key[-1]]

@@ -291,67 +291,39 @@ def _invalid(request, competition, team, form_key, form):
     )
 
 
-@role_required(ADMIN)
-@require_POST
-def warning(request, slug, pk):
-    competition = _competition(slug)
-    team = _team(competition, pk)
-    form = ReasonForm(request.POST, prefix="warning")
-    if not form.is_valid():
-        return _invalid(request, competition, team, "warning", form)
-    return _team_write(
-        request,
-        competition,
-        team,
-        lambda: judging_services.warning_log(
-            team=team, by=request.user, reason=form.cleaned_data["reason"]
-        ),
-        _("The warning is logged."),
-        "warning",
-        form,
-    )
+def _reason_action(service: str, success, prefix: str):
+    """A team action that needs only a reason: a warning (R14), disqualify, reinstate (R18)."""
+
+    @role_required(ADMIN)
+    @require_POST
+    def view(request, slug, pk):
+        competition = _competition(slug)
+        team = _team(competition, pk)
+        form = ReasonForm(request.POST, prefix=prefix)
+        if not form.is_valid():
+            return _invalid(request, competition, team, prefix, form)
+        return _team_write(
+            request,
+            competition,
+            team,
+            lambda: getattr(judging_services, service)(
+                team=team, by=request.user, reason=form.cleaned_data["reason"]
+            ),
+            success(team),
+            prefix,
+            form,
+        )
+
+    return view
 
 
-@role_required(ADMIN)
-@require_POST
-def disqualify(request, slug, pk):
-    competition = _competition(slug)
-    team = _team(competition, pk)
-    form = ReasonForm(request.POST, prefix="dq")
-    if not form.is_valid():
-        return _invalid(request, competition, team, "dq", form)
-    return _team_write(
-        request,
-        competition,
-        team,
-        lambda: judging_services.team_disqualify(
-            team=team, by=request.user, reason=form.cleaned_data["reason"]
-        ),
-        _("“%(team)s” is disqualified.") % {"team": team.name},
-        "dq",
-        form,
-    )
-
-
-@role_required(ADMIN)
-@require_POST
-def reinstate(request, slug, pk):
-    competition = _competition(slug)
-    team = _team(competition, pk)
-    form = ReasonForm(request.POST, prefix="dq")
-    if not form.is_valid():
-        return _invalid(request, competition, team, "dq", form)
-    return _team_write(
-        request,
-        competition,
-        team,
-        lambda: judging_services.team_reinstate(
-            team=team, by=request.user, reason=form.cleaned_data["reason"]
-        ),
-        _("“%(team)s” competes again.") % {"team": team.name},
-        "dq",
-        form,
-    )
+warning = _reason_action("warning_log", lambda team: _("The warning is logged."), "warning")
+disqualify = _reason_action(
+    "team_disqualify", lambda team: _("“%(team)s” is disqualified.") % {"team": team.name}, "dq"
+)
+reinstate = _reason_action(
+    "team_reinstate", lambda team: _("“%(team)s” competes again.") % {"team": team.name}, "dq"
+)
 
 
 @role_required(ADMIN)

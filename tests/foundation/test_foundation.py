@@ -211,3 +211,20 @@ def test_production_starts_with_secret_key_and_passes_check_deploy():
         timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.django_db
+def test_wrong_role_gets_a_danish_page_that_says_why(client, competition, desk):
+    client.force_login(desk)
+    response = client.get(f"/control/{competition.slug}/")
+    assert response.status_code == 403
+    body = response.content.decode()
+    assert "Ingen adgang" in body
+    assert "Du er logget ind som skranke" in body
+
+
+@pytest.mark.django_db
+def test_unknown_address_gets_a_danish_page(client):
+    response = client.get("/findes-ikke/")
+    assert response.status_code == 404
+    assert "Siden findes ikke" in response.content.decode()

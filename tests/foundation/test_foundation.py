@@ -228,3 +228,12 @@ def test_unknown_address_gets_a_danish_page(client):
     response = client.get("/findes-ikke/")
     assert response.status_code == 404
     assert "Siden findes ikke" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_api_docs_load_nothing_from_a_cdn(client):
+    """The hall's Wi-Fi may have no internet: the API docs come from our own static files."""
+    body = client.get("/api/docs/").content.decode()
+    assert "swagger-ui" in body
+    assert "cdn" not in body.lower()
+    assert "/static/drf_spectacular_sidecar/" in body

@@ -123,7 +123,7 @@ class WarningOutSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Warning
-        fields = ["id", "team", "reason", "given_by", "given_at"]
+        fields = ["id", "team", "reason", "given_by", "given_at", "request_id"]
 
 
 class TeamStateOutSerializer(serializers.ModelSerializer):
@@ -197,6 +197,12 @@ class FinishPatchSerializer(serializers.Serializer):
 
 class ReasonSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=2000)
+
+
+class WarningInSerializer(ReasonSerializer):
+    request_id = serializers.UUIDField(
+        required=False, allow_null=True, help_text="The device's id for this warning."
+    )
 
 
 class OptionalReasonSerializer(serializers.Serializer):
@@ -482,15 +488,26 @@ class WarningCreateView(_TeamActionView):
     permission_classes = [IsJudge]
 
     @extend_schema(
-        request=ReasonSerializer,
-        responses={201: WarningOutSerializer, 400: _INVALID, 409: _REFUSED},
-        description="Log a warning to a team (judge, R14). Refused (409): `final`.",
+        request=WarningInSerializer,
+        responses={
+            201: WarningOutSerializer,
+            200: OpenApiResponse(WarningOutSerializer, description="An idempotent replay."),
+            400: _INVALID,
+            409: _REFUSED,
+            422: _CONFLICT,
+        },
+        parameters=[_REPLAYED_HEADER],
+        description="Log a warning to a team (judge, R14). Refused (409): `final`. The same "
+        "`request_id` again answers 200 with the first answer and `Idempotent-Replayed: "
+        "true`; with another team or reason 422.",
     )
     def post(self, request, slug, pk):
         team = self.get_team()
-        data = self.read(ReasonSerializer)
-        warning = warning_log(team=team, by=request.user, reason=data["reason"])
-        return Response(WarningOutSerializer(warning).data, status=status.HTTP_201_CREATED)
+        data = self.read(WarningInSerializer)
+        warning = warning_log(
+            team=team, by=request.user, reason=data["reason"], request_id=data.get("request_id")
+        )
+        return _created(WarningOutSerializer(warning).data, warning.replayed)
 
 
 class DisqualifyView(_TeamActionView):

@@ -80,6 +80,9 @@ class Warning(models.Model):  # noqa: A001 - the judges' word (R14)
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     given_at = models.DateTimeField(auto_now_add=True)
+    # Idempotency (OFFLINE.md): the tablet's id for the warning, so a resend is not a second one.
+    request_id = models.UUIDField(null=True, blank=True, unique=True)
+    request_fingerprint = models.CharField(max_length=64, blank=True, editable=False)
 
     class Meta:
         ordering = ["-given_at"]

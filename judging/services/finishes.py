@@ -129,14 +129,20 @@ def _team_dict(team: Team) -> dict:
     }
 
 
+# What each idempotent model's answer needs read along with it.
+_REPLAY_RELATED = {
+    Finish: ("puzzle", "registered_by"),
+    Count: ("puzzle", "registered_by"),
+    Warning: ("given_by",),
+}
+
+
 def _replay(model, request_id: UUID | None, fingerprint: str):
     """The stored answer of an earlier request with this id, or None; 422 if it differs."""
     if request_id is None:
         return None
     stored = (
-        model.objects.select_related("puzzle", "registered_by")
-        .filter(request_id=request_id)
-        .first()
+        model.objects.select_related(*_REPLAY_RELATED[model]).filter(request_id=request_id).first()
     )
     if stored is None:
         return None
@@ -144,6 +150,28 @@ def _replay(model, request_id: UUID | None, fingerprint: str):
         raise IdempotencyConflict()
     stored.replayed = True
     return stored
+
+
+def _create_once(model, request_id: UUID | None, fingerprint: str, **fields):
+    """Create the row with its request id; `.replayed` tells a new row from a stored one.
+
+    If another transaction saved the same request id meanwhile (it waited on the unique
+    index), that row is the answer (or 422). Any other IntegrityError is the caller's.
+    """
+    try:
+        with transaction.atomic():
+            row = model.objects.create(
+                request_id=request_id,
+                request_fingerprint=fingerprint if request_id else "",
+                **fields,
+            )
+    except IntegrityError:
+        stored = _replay(model, request_id, fingerprint)
+        if stored is not None:
+            return stored
+        raise
+    row.replayed = False
+    return row
 
 
 def _ensure_competing(team: Team) -> None:
@@ -340,27 +368,26 @@ def finish_register(
         if warning is not None:
             raise Refusal("implausible", warning.pop("message"), plausibility=warning)
     try:
-        with transaction.atomic():
-            finish = Finish.objects.create(
-                team=team,
-                puzzle=puzzle,
-                elapsed_seconds=elapsed_seconds,
-                missing=spots,
-                registered_by=by if getattr(by, "is_authenticated", False) else None,
-                request_id=request_id,
-                request_fingerprint=fingerprint if request_id else "",
-            )
+        finish = _create_once(
+            Finish,
+            request_id,
+            fingerprint,
+            team=team,
+            puzzle=puzzle,
+            elapsed_seconds=elapsed_seconds,
+            missing=spots,
+            registered_by=by if getattr(by, "is_authenticated", False) else None,
+        )
     except IntegrityError:
-        # Another transaction saved the same request id or the same finish meanwhile.
-        stored = _replay(Finish, request_id, fingerprint)
-        if stored is not None:
-            return stored
+        # Another transaction saved the same finish meanwhile.
         other = Finish.objects.select_related("puzzle", "registered_by", "team").filter(
             team=team, puzzle=puzzle
         )
         if other.exists():
             raise _already_finished(other.get()) from None
         raise
+    if finish.replayed:
+        return finish
     count = Count.objects.filter(team=team, puzzle=puzzle).exists()
     if count:
         _drop_count_for(team, puzzle, by, _("The counted puzzle was registered as finished."))
@@ -372,7 +399,6 @@ def finish_register(
         after=_finish_dict(finish),
     )
     competition.bump_standings()
-    finish.replayed = False
     return finish
 
 
@@ -533,29 +559,27 @@ def count_record(
         )
     pieces, unplaced, loose = _placed(puzzle, pieces, unplaced, loose)
     try:
-        with transaction.atomic():
-            count = Count.objects.create(
-                team=team,
-                puzzle=puzzle,
-                pieces=pieces,
-                unplaced=unplaced,
-                loose=loose,
-                registered_by=by if getattr(by, "is_authenticated", False) else None,
-                request_id=request_id,
-                request_fingerprint=fingerprint if request_id else "",
-            )
+        count = _create_once(
+            Count,
+            request_id,
+            fingerprint,
+            team=team,
+            puzzle=puzzle,
+            pieces=pieces,
+            unplaced=unplaced,
+            loose=loose,
+            registered_by=by if getattr(by, "is_authenticated", False) else None,
+        )
     except IntegrityError:
-        stored = _replay(Count, request_id, fingerprint)
-        if stored is not None:
-            return stored
         raise Refusal(
             "already_counted", _("%(team)s has already been counted.") % {"team": team.name}
         ) from None
+    if count.replayed:
+        return count
     audit_record(
         competition=competition, user=by, action="count_record", team=team, after=_count_dict(count)
     )
     competition.bump_standings()
-    count.replayed = False
     return count
 
 
@@ -600,14 +624,29 @@ def count_correct(
 
 
 @transaction.atomic
-def warning_log(*, team: Team, by, reason: str) -> Warning:
-    """R14: a judge's warning to a team, with the reason."""
+def warning_log(*, team: Team, by, reason: str, request_id: UUID | None = None) -> Warning:
+    """R14: a judge's warning to a team, with the reason.
+
+    Idempotent like a finish: the same `request_id` again returns the stored warning
+    (`.replayed`), with another team or reason it raises `IdempotencyConflict`.
+    """
     reason = _require_reason(reason)
+    fingerprint = _fingerprint(team=team.pk, reason=reason)
     team, competition = _lock(team)
+    stored = _replay(Warning, request_id, fingerprint)
+    if stored is not None:
+        return stored
     ensure_not_final(competition)
-    warning = Warning.objects.create(
-        team=team, reason=reason, given_by=by if getattr(by, "is_authenticated", False) else None
+    warning = _create_once(
+        Warning,
+        request_id,
+        fingerprint,
+        team=team,
+        reason=reason,
+        given_by=by if getattr(by, "is_authenticated", False) else None,
     )
+    if warning.replayed:
+        return warning
     audit_record(
         competition=competition,
         user=by,

@@ -83,6 +83,7 @@ def _texts() -> dict:
         "state_confirm": _("asks for confirmation"),
         "kind_finish": _("Puzzle %(n)s finished at %(time)s"),
         "kind_count": _("Count: %(n)s pieces"),
+        "kind_warning": _("Warning: %(reason)s"),
         "all_tables": _("all"),
         "elapsed": _("%(time)s gone"),
         "count_button": _("Count puzzle %(n)s"),

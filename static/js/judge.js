@@ -150,6 +150,7 @@
       done(entry) {
         justDone.push(entry.request_id);
         justDoneEntries.set(entry.request_id, entry);
+        if (entry.kind === "warning") say(fmt(T.warning_saved, { table: entry.table }), "ok");
         refreshBoard();
       },
       message(entry, data) {
@@ -187,6 +188,7 @@
 
   function entryText(e) {
     if (e.kind === "count") return fmt(T.kind_count, { n: nf.format(e.pieces) });
+    if (e.kind === "warning") return fmt(T.kind_warning, { reason: e.reason });
     return fmt(T.kind_finish, { n: e.puzzle, time: hms(e.elapsed_seconds) });
   }
 
@@ -568,7 +570,7 @@
     $("count-sheet").close();
   });
 
-  /* A plain request for the actions that are not taps (undo, warning): answer or error. */
+  /* A plain request for an undo of a saved finish: answer or error. */
   async function request(method, url, body) {
     const ctl = new AbortController();
     const t = setTimeout(() => ctl.abort(), 10000);
@@ -602,7 +604,8 @@
     return T.offline;
   }
 
-  /* Warning (R14). */
+  /* Warning (R14): through the outbox like a tap, so it waits for the network and a resend
+   * is never a second warning (the server knows its request_id). */
   let warnCard = null;
   function openWarn(card) {
     warnCard = cardInfo(card);
@@ -612,23 +615,23 @@
     $("warn-sheet").showModal();
     $("warn-reason").focus();
   }
-  $("warn-form").addEventListener("submit", async (ev) => {
+  $("warn-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const reason = $("warn-reason").value.trim();
     if (!reason) {
       $("warn-error").textContent = T.reason_missing;
       return;
     }
-    $("warn-save").disabled = true;
-    const r = await request("POST", `${cfg.urls.teams}${warnCard.team}/warnings/`, { reason });
-    $("warn-save").disabled = false;
-    if (r.status === 201 || r.status === 200) {
-      $("warn-sheet").close();
-      say(fmt(T.warning_saved, { table: warnCard.table }), "ok");
-      refreshBoard();
-    } else {
-      $("warn-error").textContent = problemText(r);
-    }
+    outbox.enqueue({
+      kind: "warning",
+      url: `${cfg.urls.teams}${warnCard.team}/warnings/`,
+      body: { reason },
+      team: warnCard.team,
+      table: warnCard.table,
+      team_name: warnCard.name,
+      reason,
+    });
+    $("warn-sheet").close();
   });
 
   /* A yes/no sheet. */

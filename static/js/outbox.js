@@ -107,7 +107,8 @@
       return { state, waiting, paused, attention, total: list.length };
     }
 
-    /* entry: {kind, url, body, ...whatever the page wants to remember}. Written first. */
+    /* entry: {kind: finish|count|warning, url, body, ...whatever the page wants to
+     * remember}. Written first; the body gets the entry's request_id. */
     function enqueue(entry) {
       const full = Object.assign({}, entry, {
         request_id: entry.request_id || uuid(opts.crypto),

@@ -92,6 +92,13 @@ const finish = (team, puzzle) => ({
   team,
   puzzle,
 });
+const warning = (team, reason) => ({
+  kind: "warning",
+  url: `/api/v1/competitions/dm/teams/${team}/warnings/`,
+  body: { reason },
+  team,
+  reason,
+});
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
 test("the entry is in storage before the request is made, and removed on 201", async () => {
@@ -342,4 +349,46 @@ test("clock offset: median of the 3 lowest round trips", () => {
   ]);
   assert.equal(result.offset_ms, 100);
   assert.equal(result.rtt_ms, 30);
+});
+
+test("a warning waits offline, counts as pending, and is sent with the same request_id", async () => {
+  const h = harness([new TypeError("offline"), response(201, { id: 3, reason: "Larm" })]);
+  const entry = h.outbox.enqueue(warning(7, "Larm"));
+  await settle();
+  const [stored] = h.stored();
+  assert.equal(stored.kind, "warning");
+  assert.equal(stored.reason, "Larm");
+  assert.equal(stored.state, "pending");
+  assert.deepEqual(
+    { state: h.outbox.summary().state, waiting: h.outbox.summary().waiting },
+    { state: "pending", waiting: 1 },
+  );
+  await h.outbox.sendNow();
+  assert.equal(h.calls.length, 2);
+  for (const call of h.calls) {
+    assert.equal(call.url, "/api/v1/competitions/dm/teams/7/warnings/");
+    assert.deepEqual(call.body, { reason: "Larm", request_id: entry.request_id });
+  }
+  assert.deepEqual(h.stored(), []);
+  assert.equal(h.events.done.length, 1);
+  assert.equal(h.events.done[0][0].kind, "warning");
+  assert.equal(h.outbox.summary().state, "ok");
+});
+
+test("a warning follows the answer table: replay done, 409 told, 400 kept, 403 paused", async () => {
+  const cases = [
+    [response(200, { id: 3 }), (h) => assert.equal(h.events.done.length, 1), 0],
+    [response(409, { code: "final", detail: "Endelige" }), (h) => assert.equal(h.events.message[0][1].code, "final"), 0],
+    [response(400, { reason: ["Skriv en begrundelse."] }), (h) => assert.equal(h.stored()[0].state, "attention"), 1],
+    [response(422, { code: "idempotency_conflict", detail: "x" }), (h) => assert.equal(h.stored()[0].state, "attention"), 1],
+    [response(403, { detail: "login" }), (h) => assert.equal(h.stored()[0].state, "paused"), 1],
+    [response(503, { detail: "x" }), (h) => assert.equal(h.stored()[0].attempts, 1), 1],
+  ];
+  for (const [answer, check, kept] of cases) {
+    const h = harness([answer]);
+    h.outbox.enqueue(warning(7, "Larm"));
+    await settle();
+    check(h);
+    assert.equal(h.stored().length, kept, `status ${answer.status}`);
+  }
 });

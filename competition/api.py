@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from competition import services
 from competition.models import Competition, Puzzle, Team
-from competition.roles import DESK, IsAdmin, IsDesk, has_role
+from competition.roles import ADMIN, DESK, JUDGE, IsAdmin, IsDesk, has_role
 
 
 # --- output ----------------------------------------------------------------------------------
@@ -51,6 +51,7 @@ class CompetitionOutSerializer(serializers.ModelSerializer):
             "starts_at",
             "duration_minutes",
             "max_at_table",
+            "hide_motifs",
             "check_in_deadline",
             "status",
             "final",
@@ -67,6 +68,13 @@ class CompetitionOutSerializer(serializers.ModelSerializer):
     @extend_schema(responses=ClockSerializer)
     def get_clock(self, obj) -> dict:
         return ClockSerializer(obj.clock_dict()).data
+
+    def to_representation(self, obj):
+        data = super().to_representation(obj)
+        if not obj.motifs_public() and not self.context.get("staff"):
+            for puzzle in data["puzzles"]:  # DAY.md: secret until the clock starts
+                puzzle["title"] = puzzle["brand"] = ""
+        return data
 
 
 class CompetitionListSerializer(serializers.ModelSerializer):
@@ -129,6 +137,7 @@ class CompetitionInSerializer(serializers.Serializer):
     starts_at = serializers.DateTimeField()
     duration_minutes = serializers.IntegerField(min_value=1, default=180)
     max_at_table = serializers.IntegerField(min_value=1, default=4)
+    hide_motifs = serializers.BooleanField(default=False)
 
 
 class PuzzleInSerializer(serializers.Serializer):
@@ -183,7 +192,7 @@ class CompetitionListView(APIView):
         data.is_valid(raise_exception=True)
         competition = services.competition_create(by=request.user, **data.validated_data)
         return Response(
-            CompetitionOutSerializer(_competition(competition.slug)).data,
+            CompetitionOutSerializer(_competition(competition.slug), context={"staff": True}).data,
             status=status.HTTP_201_CREATED,
         )
 
@@ -193,7 +202,8 @@ class CompetitionDetailView(APIView):
 
     @extend_schema(responses=CompetitionOutSerializer)
     def get(self, request, slug):
-        return Response(CompetitionOutSerializer(_competition(slug)).data)
+        staff = has_role(request.user, JUDGE, DESK, ADMIN)
+        return Response(CompetitionOutSerializer(_competition(slug), context={"staff": staff}).data)
 
 
 class PuzzleCreateView(APIView):

@@ -69,11 +69,14 @@ class CompetitionForm(forms.Form):
     max_at_table = forms.IntegerField(
         label=_("Puzzlers at the table at most"), min_value=1, initial=4
     )
+    hide_motifs = forms.BooleanField(
+        label=_("Keep the motifs off the public pages until the clock starts"), required=False
+    )
 
     def __init__(self, *args, started: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         if started:  # the clock has started: only the name and the venue may change
-            for name in ("slug", "starts_at", "duration_minutes", "max_at_table"):
+            for name in ("slug", "starts_at", "duration_minutes", "max_at_table", "hide_motifs"):
                 self.fields[name].disabled = True
 
 

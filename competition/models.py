@@ -70,6 +70,10 @@ class Competition(models.Model):
     max_at_table = models.PositiveSmallIntegerField(
         _("puzzlers at the table at most"), default=4, validators=[MinValueValidator(1)]
     )
+    # DAY.md: the organiser may keep the motifs off public pages until the clock starts.
+    hide_motifs = models.BooleanField(
+        _("hide the motifs on public pages until the start"), default=False
+    )
     # The clock (R4, R10): started by an admin; ends by itself at start + duration.
     started_at = models.DateTimeField(_("clock started"), null=True, blank=True)
     stopped_at = models.DateTimeField(_("clock stopped early"), null=True, blank=True)
@@ -172,6 +176,10 @@ class Competition(models.Model):
             "elapsed_seconds": self.elapsed_seconds(now),
             "remaining_seconds": self.remaining_seconds(now),
         }
+
+    def motifs_public(self) -> bool:
+        """May the public see the puzzles' titles and brands now?"""
+        return not self.hide_motifs or self.started_at is not None
 
     def bump_standings(self) -> None:
         """Call inside the transaction of every write that can change the standings."""

@@ -375,7 +375,15 @@ def setup(request, slug):
     """Edit the competition and its puzzle sequence while it is in setup."""
     competition = get_object_or_404(Competition.objects.prefetch_related("puzzles"), slug=slug)
     started = competition.started_at is not None
-    fields = ("name", "slug", "venue", "starts_at", "duration_minutes", "max_at_table")
+    fields = (
+        "name",
+        "slug",
+        "venue",
+        "starts_at",
+        "duration_minutes",
+        "max_at_table",
+        "hide_motifs",
+    )
     initial = {f: getattr(competition, f) for f in fields}
     puzzles_initial = [
         {"id": p.pk, "title": p.title, "brand": p.brand, "pieces": p.pieces, "ORDER": p.position}

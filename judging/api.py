@@ -296,7 +296,7 @@ def _created(data, replayed: bool) -> Response:
 
 def _competition_answer(competition: Competition) -> Response:
     competition = Competition.objects.prefetch_related("puzzles").get(pk=competition.pk)
-    return Response(CompetitionOutSerializer(competition).data)
+    return Response(CompetitionOutSerializer(competition, context={"staff": True}).data)
 
 
 class ClockStartView(_CompetitionAPIView):

@@ -55,6 +55,7 @@ STATE_FIELDS = (
     "stopped_at",
     "finalised_at",
     "standings_version",
+    "hide_motifs",
 )
 
 # slug -> (competition state, monotonic time read, bytes sent for that state). Public
@@ -188,6 +189,9 @@ def _compute(state: Competition, status: str) -> dict:
         .order_by("position")
         .values("position", "title", "pieces")
     )
+    if not state.motifs_public():  # DAY.md: the organiser keeps the motifs secret until the start
+        for puzzle in puzzles:
+            puzzle["title"] = ""
     open_objection = Objection.objects.filter(team=OuterRef("pk"), decision="open")
     teams = list(
         Team.objects.filter(competition_id=state.pk, withdrawn=False)

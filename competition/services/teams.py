@@ -32,7 +32,15 @@ __all__ = [
 
 # Paths under /desk/ and /control/ that are not competitions.
 _EXTRA_RESERVED = frozenset({"new"})
-COMPETITION_FIELDS = ("slug", "name", "venue", "starts_at", "duration_minutes", "max_at_table")
+COMPETITION_FIELDS = (
+    "slug",
+    "name",
+    "venue",
+    "starts_at",
+    "duration_minutes",
+    "max_at_table",
+    "hide_motifs",
+)
 # What may still change once the clock has started: nothing that moves the clock or the rules.
 FIELDS_AFTER_START = frozenset({"name", "venue"})
 TEAM_FIELDS = (
@@ -101,6 +109,7 @@ def competition_create(
     duration_minutes: int = 180,
     max_at_table: int = 4,
     venue: str = "",
+    hide_motifs: bool = False,
 ) -> Competition:
     """Create a competition in setup (no puzzles yet; add them with puzzle_add)."""
     _validate_slug(slug)
@@ -111,6 +120,7 @@ def competition_create(
         duration_minutes=duration_minutes,
         max_at_table=max_at_table,
         venue=venue,
+        hide_motifs=hide_motifs,
     )
     competition.full_clean()
     competition.save()

@@ -22,13 +22,12 @@ from competition.models import Competition, Status, Team
 from competition.roles import ADMIN, role_required
 from judging import services as judging_services
 from judging.models import AuditEntry, Count, Finish
+from scoring.rules import format_hms
 
 
 # --- input ---------------------------------------------------------------------------------
 def hms(seconds: int | None) -> str:
-    if seconds is None:
-        return ""
-    return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+    return "" if seconds is None else format_hms(seconds)
 
 
 def parse_hms(text: str) -> int:

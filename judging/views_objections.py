@@ -20,6 +20,7 @@ from competition.models import Competition, Team
 from competition.roles import ADMIN, DESK, role_required
 from judging.models import AuditEntry, Count, Finish, Objection
 from judging.services import competition_finalise, objection_file, objection_resolve
+from judging.views_control import parse_hms
 from scoring.rules import format_hms
 from scoring.selectors import competition_standings
 
@@ -83,20 +84,6 @@ def about_choices(competition, team_id=None) -> list:
         name = _("Table %(table)d: %(name)s") % {"table": team.table, "name": team.name}
         choices.append((name, groups[team]))
     return choices
-
-
-def parse_hms(value: str) -> int:
-    """ "1:02:03", "62:03" or "3723" -> whole seconds; ValidationError otherwise."""
-    value = value.strip()
-    if not re.fullmatch(r"\d+(:\d{1,2}){0,2}", value):
-        raise ValidationError(_("Write the time as h:mm:ss, for example 1:02:03."))
-    parts = [int(p) for p in value.split(":")]
-    if any(p >= 60 for p in parts[1:]):
-        raise ValidationError(_("Minutes and seconds go up to 59."))
-    seconds = 0
-    for part in parts:
-        seconds = seconds * 60 + part
-    return seconds
 
 
 def parse_missing(value: str) -> list[int]:

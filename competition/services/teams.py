@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from competition.errors import Refusal, ensure_not_final
+from competition.locking import lock_competition, lock_team
 from competition.models import Competition, Member, Puzzle, Team
 from judging.audit import audit_record
 
@@ -78,10 +79,6 @@ def _team_snapshot(team: Team, members: Iterable[Member] | None = None) -> dict:
     return data
 
 
-def _lock_competition(competition: Competition) -> Competition:
-    return Competition.objects.select_for_update().get(pk=competition.pk)
-
-
 def _ensure_setup(competition: Competition) -> None:
     if competition.started_at is not None:
         raise Refusal(
@@ -139,7 +136,7 @@ def competition_update(*, competition: Competition, by, **fields) -> Competition
     unknown = set(fields) - set(COMPETITION_FIELDS)
     if unknown:
         raise TypeError(f"unknown fields: {', '.join(sorted(unknown))}")
-    competition = _lock_competition(competition)
+    competition = lock_competition(competition)
     ensure_not_final(competition)
     changed = {f: v for f, v in fields.items() if getattr(competition, f) != v}
     if competition.started_at is not None and set(changed) - FIELDS_AFTER_START:
@@ -172,7 +169,7 @@ def competition_update(*, competition: Competition, by, **fields) -> Competition
 def puzzle_add(
     *, competition: Competition, by, position: int, pieces: int, title: str = "", brand: str = ""
 ) -> Puzzle:
-    competition = _lock_competition(competition)
+    competition = lock_competition(competition)
     ensure_not_final(competition)
     _ensure_setup(competition)
     before = _puzzles_snapshot(competition)
@@ -199,7 +196,7 @@ def puzzle_update(*, puzzle: Puzzle, by, **fields) -> Puzzle:
     unknown = set(fields) - {"position", "title", "brand", "pieces"}
     if unknown:
         raise TypeError(f"unknown fields: {', '.join(sorted(unknown))}")
-    competition = _lock_competition(puzzle.competition)
+    competition = lock_competition(puzzle.competition)
     ensure_not_final(competition)
     _ensure_setup(competition)
     puzzle = Puzzle.objects.get(pk=puzzle.pk)
@@ -227,7 +224,7 @@ def puzzle_update(*, puzzle: Puzzle, by, **fields) -> Puzzle:
 
 @transaction.atomic
 def puzzle_delete(*, puzzle: Puzzle, by) -> None:
-    competition = _lock_competition(puzzle.competition)
+    competition = lock_competition(puzzle.competition)
     ensure_not_final(competition)
     _ensure_setup(competition)
     before = _puzzles_snapshot(competition)
@@ -249,7 +246,7 @@ def puzzle_sequence_set(*, competition: Competition, by, puzzles: Sequence[dict]
     Positions become 1..n in the given order (R7: a fixed sequence without gaps); a
     puzzle with an `id` keeps its row, the others are added, the missing ones removed.
     """
-    competition = _lock_competition(competition)
+    competition = lock_competition(competition)
     ensure_not_final(competition)
     _ensure_setup(competition)
     before = _puzzles_snapshot(competition)
@@ -380,7 +377,7 @@ def team_create(
     notes: str = "",
 ) -> Team:
     """Register a team with its members (R3; R17: more members than the table limit is fine)."""
-    competition = _lock_competition(competition)
+    competition = lock_competition(competition)
     ensure_not_final(competition)
     name = (name or "").strip()
     errors = {}
@@ -419,11 +416,9 @@ def team_create(
 
 
 def _lock_team(team: Team) -> tuple[Team, Competition]:
-    """Lock the team row, then its competition's (the lock order of every write)."""
-    team = Team.objects.select_for_update().get(pk=team.pk)
-    competition = Competition.objects.select_for_update().get(pk=team.competition_id)
+    """Lock the team, then its competition (the lock order of every write); final refuses."""
+    team, competition = lock_team(team)
     ensure_not_final(competition)
-    team.competition = competition
     return team, competition
 
 

@@ -21,6 +21,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from competition.errors import Refusal, ensure_not_final
+from competition.locking import lock_team
 from competition.models import Competition, Puzzle, Team
 from judging.audit import audit_record
 from judging.models import Count, Finish, Warning
@@ -52,13 +53,6 @@ class IdempotencyConflict(Refusal):
 
 
 # --- helpers ---------------------------------------------------------------------------
-
-
-def _lock(team: Team) -> tuple[Team, Competition]:
-    """Lock the team row, then its competition's row (the one lock order of every write)."""
-    team = Team.objects.select_for_update().get(pk=team.pk)
-    team.competition = Competition.objects.select_for_update().get(pk=team.competition_id)
-    return team, team.competition
 
 
 def _fingerprint(**payload) -> str:
@@ -319,7 +313,7 @@ def finish_register(
     fingerprint = _fingerprint(
         team=team.pk, position=position, missing=list(missing), elapsed_seconds=elapsed_seconds
     )
-    team, competition = _lock(team)
+    team, competition = lock_team(team)
     stored = _replay(Finish, request_id, fingerprint)
     if stored is not None:
         return stored
@@ -414,7 +408,7 @@ def finish_correct(
 ) -> Finish:
     """Correct a finish's time or missing spots (R5, R8), with a reason; audited."""
     reason = _require_reason(reason)
-    team, competition = _lock(finish.team)
+    team, competition = lock_team(finish.team)
     ensure_not_final(competition)
     finish = Finish.objects.select_related("puzzle", "registered_by").get(pk=finish.pk)
     before = _finish_dict(finish)
@@ -452,7 +446,7 @@ def finish_correct(
 @transaction.atomic
 def finish_delete(*, finish: Finish, by, reason: str = "") -> None:
     """Undo a finish: only the team's latest (a count of the next puzzle goes with it)."""
-    team, competition = _lock(finish.team)
+    team, competition = lock_team(finish.team)
     ensure_not_final(competition)
     finish = Finish.objects.select_related("puzzle").get(pk=finish.pk)
     if Finish.objects.filter(team=team, puzzle__position__gt=finish.puzzle.position).exists():
@@ -528,7 +522,7 @@ def count_record(
 ) -> Count:
     """R9, R10: after the clock ended, the placed pieces of the team's unfinished puzzle."""
     fingerprint = _fingerprint(team=team.pk, pieces=pieces, unplaced=unplaced, loose=loose)
-    team, competition = _lock(team)
+    team, competition = lock_team(team)
     stored = _replay(Count, request_id, fingerprint)
     if stored is not None:
         return stored
@@ -596,7 +590,7 @@ def count_correct(
 ) -> Count:
     """Correct a count (R9) with a reason; either form, as when it was recorded."""
     reason = _require_reason(reason)
-    team, competition = _lock(count.team)
+    team, competition = lock_team(count.team)
     ensure_not_final(competition)
     count = Count.objects.select_related("puzzle").get(pk=count.pk)
     before = _count_dict(count)
@@ -632,7 +626,7 @@ def warning_log(*, team: Team, by, reason: str, request_id: UUID | None = None) 
     """
     reason = _require_reason(reason)
     fingerprint = _fingerprint(team=team.pk, reason=reason)
-    team, competition = _lock(team)
+    team, competition = lock_team(team)
     stored = _replay(Warning, request_id, fingerprint)
     if stored is not None:
         return stored
@@ -663,7 +657,7 @@ def warning_log(*, team: Team, by, reason: str, request_id: UUID | None = None) 
 def team_disqualify(*, team: Team, by, reason: str) -> Team:
     """R14, R18: disqualify a team (unranked), with the reason."""
     reason = _require_reason(reason)
-    team, competition = _lock(team)
+    team, competition = lock_team(team)
     ensure_not_final(competition)
     if team.disqualified:
         raise Refusal(
@@ -688,7 +682,7 @@ def team_disqualify(*, team: Team, by, reason: str) -> Team:
 @transaction.atomic
 def team_reinstate(*, team: Team, by, reason: str = "") -> Team:
     """Undo a disqualification."""
-    team, competition = _lock(team)
+    team, competition = lock_team(team)
     ensure_not_final(competition)
     if not team.disqualified:
         raise Refusal("not_disqualified", _("%(team)s is not disqualified.") % {"team": team.name})

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from competition.errors import Refusal, ensure_not_final
+from competition.locking import lock_competition, lock_team
 from competition.models import Competition, Team
 from judging.audit import audit_record
 from judging.models import Count, Finish, Objection
@@ -44,23 +45,12 @@ def _objection_dict(objection: Objection) -> dict:
     }
 
 
-def _lock_competition(competition_id: int) -> Competition:
-    return Competition.objects.select_for_update().get(pk=competition_id)
-
-
-def _lock_team(team: Team) -> tuple[Team, Competition]:
-    """Lock the team row, then its competition's row: the lock order of every write."""
-    team = Team.objects.select_for_update().get(pk=team.pk)
-    team.competition = _lock_competition(team.competition_id)
-    return team, team.competition
-
-
 @transaction.atomic
 def objection_file(
     *, team: Team, by, text: str, finish: Finish | None = None, count: Count | None = None
 ) -> Objection:
     """R20: the desk takes a team's objection, before the prize-giving."""
-    team, competition = _lock_team(team)
+    team, competition = lock_team(team)
     if competition.is_final:
         raise Refusal(
             "final",
@@ -112,7 +102,7 @@ def objection_resolve(
     corrected through `finish_correct` / `count_correct` with the note as the reason, and
     their audit entries name this objection.
     """
-    _team, competition = _lock_team(objection.team)
+    _team, competition = lock_team(objection.team)
     ensure_not_final(competition)
     objection = Objection.objects.select_for_update().get(pk=objection.pk)
     if not objection.is_open:
@@ -216,7 +206,7 @@ def competition_finalise(*, competition: Competition, by) -> Competition:
     while an objection is open (`objections_open`), or while a competing team with an
     unfinished puzzle has no count (`counts_missing`, naming the teams).
     """
-    competition = _lock_competition(competition.pk)
+    competition = lock_competition(competition.pk)
     ensure_not_final(competition)
     now = timezone.now()
     if competition.started_at is None:

@@ -28,6 +28,7 @@ from judging.services import (
     IdempotencyConflict,
     count_correct,
     count_record,
+    count_sentence,
     finish_correct,
     finish_delete,
     finish_register,
@@ -219,10 +220,8 @@ def _count_fields(data, *, recording: bool):
         raise serializers.ValidationError(
             {"pieces": _("Give either the placed pieces or the unplaced (and loose) pieces.")}
         )
-    if pieces in (1, 2):
-        raise serializers.ValidationError(
-            {"pieces": _("Only groups of at least 3 joined pieces count (R9): 0 or at least 3.")}
-        )
+    if pieces in (1, 2):  # R9: never right, whatever the puzzle, so 400 before any 409
+        raise serializers.ValidationError({"pieces": count_sentence("count_too_small")})
     return data
 
 

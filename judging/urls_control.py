@@ -8,6 +8,7 @@ app_name = "control"
 urlpatterns = [
     path("<slug:slug>/", v.room, name="room"),
     path("<slug:slug>/clock/start", v.clock_start, name="clock_start"),
+    path("<slug:slug>/clock/correct", v.clock_correct, name="clock_correct"),
     path("<slug:slug>/clock/stop", v.clock_stop, name="clock_stop"),
     path("<slug:slug>/audit/", v.audit, name="audit"),
     path("<slug:slug>/teams/<int:pk>/", v.team, name="team"),

@@ -72,6 +72,14 @@ class ClockStartForm(forms.Form):
     )
 
 
+class ClockCorrectForm(forms.Form):
+    started_at = forms.DateTimeField(
+        label=gettext_lazy("The clock really started at"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local", "step": 1}),
+        input_formats=["%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M"],
+    )
+
+
 class FinishCorrectForm(ReasonForm):
     time = forms.CharField(label=gettext_lazy("Time (h:mm:ss)"), max_length=12)
     missing = forms.CharField(label=gettext_lazy("Missing spots"), required=False, max_length=200)
@@ -135,23 +143,37 @@ def room(request, slug):
     for t in teams:
         t.last_hms = hms(t.last_seconds)
     now = timezone.now()
-    start_initial = timezone.localtime(now).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%S")
+    start_initial = _local_input(now)
+    status = competition.status_at(now)
+    registered = any(t.n_finished or t.has_count for t in teams)
     context = {
         "competition": competition,
         "teams": teams,
         "glance": _glance(competition, teams),
-        "status": competition.status_at(now),
-        "status_label": Status(competition.status_at(now)).label,
+        "status": status,
+        "status_label": Status(status).label,
         "clock": competition.clock_dict(now),
         "elapsed_hms": hms(competition.elapsed_seconds(now)),
         "remaining_hms": hms(competition.remaining_seconds(now)),
         "server_ms": int(now.timestamp() * 1000),
         "start_form": ClockStartForm(initial={"started_at": start_initial}),
+        # DAY.md: started 30 seconds late, the head judge corrects the start (R4); only
+        # while nothing is registered, whose times are measured from the start.
+        "correct_form": (
+            ClockCorrectForm(initial={"started_at": _local_input(competition.started_at)})
+            if status == Status.RUNNING and not registered
+            else None
+        ),
         "has_clock": hasattr(competition_services, "clock_start"),
     }
     if request.htmx and request.htmx.target == "control-live":
         return render(request, "judging/_control_live.html", context)
     return render(request, "judging/control_room.html", context)
+
+
+def _local_input(moment: datetime) -> str:
+    """A moment as a datetime-local field's value, in Danish time, to the second."""
+    return timezone.localtime(moment).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%S")
 
 
 # --- the clock -----------------------------------------------------------------------------
@@ -188,6 +210,32 @@ def clock_start(request, slug):
         _refused(request, exc)
     else:
         messages.success(request, _("The clock is running."))
+    return redirect("control:room", slug=slug)
+
+
+@role_required(ADMIN)
+@require_POST
+def clock_correct(request, slug):
+    """R4, DAY.md: move the start of the running clock, while nothing is registered."""
+    competition = _competition(slug)
+    form = ClockCorrectForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return redirect("control:room", slug=slug)
+    try:
+        competition = competition_services.clock_correct(
+            competition=competition, by=request.user, started_at=form.cleaned_data["started_at"]
+        )
+    except (Refusal, ValidationError) as exc:
+        _refused(request, exc)
+    else:
+        messages.success(
+            request,
+            _("The start is corrected to %(time)s; every time is measured from it.")
+            % {"time": timezone.localtime(competition.started_at).strftime("%H:%M:%S")},
+        )
     return redirect("control:room", slug=slug)
 
 

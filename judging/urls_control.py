@@ -15,6 +15,8 @@ urlpatterns = [
     path("<slug:slug>/teams/<int:pk>/warning", v.warning, name="warning"),
     path("<slug:slug>/teams/<int:pk>/disqualify", v.disqualify, name="disqualify"),
     path("<slug:slug>/teams/<int:pk>/reinstate", v.reinstate, name="reinstate"),
+    path("<slug:slug>/teams/<int:pk>/withdraw", v.withdraw, name="withdraw"),
+    path("<slug:slug>/teams/<int:pk>/withdraw/undo", v.withdraw_undo, name="withdraw_undo"),
     path("<slug:slug>/teams/<int:pk>/count", v.count_correct, name="count_correct"),
     path(
         "<slug:slug>/teams/<int:pk>/finishes/<int:finish_id>/correct",

@@ -293,6 +293,7 @@ def _team_context(competition: Competition, team: Team, **forms_) -> dict:
         or CountCorrectForm(prefix="count", initial={"pieces": count.pieces if count else None}),
         "warning_form": forms_.get("warning") or ReasonForm(prefix="warning"),
         "dq_form": forms_.get("dq") or ReasonForm(prefix="dq"),
+        "wd_form": forms_.get("wd") or ReasonForm(prefix="wd"),
         "audit": _audit_rows(audit[:50]),
     }
 
@@ -338,8 +339,9 @@ def _invalid(request, competition, team, form_key, form):
     )
 
 
-def _reason_action(service: str, success, prefix: str):
-    """A team action that needs only a reason: a warning (R14), disqualify, reinstate (R18)."""
+def _reason_action(service, success, prefix: str):
+    """A team action that needs only a reason: a warning (R14), disqualify, reinstate (R18),
+    withdraw or undo it (after the start the head judge's, issue 11)."""
 
     @role_required(ADMIN)
     @require_POST
@@ -353,9 +355,7 @@ def _reason_action(service: str, success, prefix: str):
             request,
             competition,
             team,
-            lambda: getattr(judging_services, service)(
-                team=team, by=request.user, reason=form.cleaned_data["reason"]
-            ),
+            lambda: service(team=team, by=request.user, reason=form.cleaned_data["reason"]),
             success(team),
             prefix,
             form,
@@ -364,12 +364,28 @@ def _reason_action(service: str, success, prefix: str):
     return view
 
 
-warning = _reason_action("warning_log", lambda team: _("The warning is logged."), "warning")
+warning = _reason_action(
+    judging_services.warning_log, lambda team: _("The warning is logged."), "warning"
+)
 disqualify = _reason_action(
-    "team_disqualify", lambda team: _("“%(team)s” is disqualified.") % {"team": team.name}, "dq"
+    judging_services.team_disqualify,
+    lambda team: _("“%(team)s” is disqualified.") % {"team": team.name},
+    "dq",
 )
 reinstate = _reason_action(
-    "team_reinstate", lambda team: _("“%(team)s” competes again.") % {"team": team.name}, "dq"
+    judging_services.team_reinstate,
+    lambda team: _("“%(team)s” competes again.") % {"team": team.name},
+    "dq",
+)
+withdraw = _reason_action(
+    competition_services.team_withdraw,
+    lambda team: _("“%(team)s” is withdrawn.") % {"team": team.name},
+    "wd",
+)
+withdraw_undo = _reason_action(
+    competition_services.team_withdraw_undo,
+    lambda team: _("“%(team)s” competes again.") % {"team": team.name},
+    "wd",
 )
 
 

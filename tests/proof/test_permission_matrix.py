@@ -156,6 +156,8 @@ ROUTES = [
     ("POST", f"/control/{S}/teams/{{team}}/warning", {"reason": "støj"}, ONLY_ADMIN),
     ("POST", f"/control/{S}/teams/{{team}}/disqualify", {"reason": "hjælp"}, ONLY_ADMIN),
     ("POST", f"/control/{S}/teams/{{team}}/reinstate", {"reason": "fejl"}, ONLY_ADMIN),
+    ("POST", f"/control/{S}/teams/{{team}}/withdraw", {"wd-reason": "syg"}, ONLY_ADMIN),
+    ("POST", f"/control/{S}/teams/{{team}}/withdraw/undo", {"wd-reason": "fejl"}, ONLY_ADMIN),
     ("POST", f"/control/{S}/teams/{{team3}}/count", {"pieces": 60, "reason": "rettet"}, ONLY_ADMIN),
     (
         "POST",

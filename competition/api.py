@@ -166,7 +166,18 @@ class TeamPatchSerializer(serializers.Serializer):
     members = MemberSerializer(many=True, required=False)
     fee_paid = serializers.BooleanField(required=False)
     checked_in = serializers.BooleanField(required=False)
-    withdrawn = serializers.BooleanField(required=False)
+    withdrawn = serializers.BooleanField(
+        required=False,
+        help_text="Once the clock has started only an admin may change it, with a `reason` "
+        "(else 409 `already_started`).",
+    )
+    reason = serializers.CharField(
+        max_length=2000,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Why the team is withdrawn or competes again (required after the start).",
+    )
     contact_name = serializers.CharField(max_length=120, required=False, allow_blank=True)
     contact_email = serializers.EmailField(required=False, allow_blank=True)
     contact_phone = serializers.CharField(max_length=40, required=False, allow_blank=True)
@@ -264,7 +275,13 @@ class TeamDetailView(APIView):
     def get(self, request, slug, id):
         return Response(_team_answer(request, self._team(slug, id)))
 
-    @extend_schema(request=TeamPatchSerializer, responses=DeskTeamSerializer)
+    @extend_schema(
+        request=TeamPatchSerializer,
+        responses=DeskTeamSerializer,
+        description="Change a team (desk). `withdrawn` before the clock starts: the desk; "
+        "after it: an admin only, with a `reason` (the desk gets 409 `already_started`, an "
+        "admin without a reason 400).",
+    )
     def patch(self, request, slug, id):
         team = self._team(slug, id)
         data = TeamPatchSerializer(data=request.data)
@@ -274,6 +291,7 @@ class TeamDetailView(APIView):
         with transaction.atomic():  # several services, one answer: all or nothing
             checked_in = fields.pop("checked_in", None)
             withdrawn = fields.pop("withdrawn", None)
+            reason = fields.pop("reason")
             fee_paid = fields.pop("fee_paid", None)
             members = fields.pop("members", None)
             if fields or members is not None:
@@ -285,7 +303,7 @@ class TeamDetailView(APIView):
             elif checked_in is False:
                 team = services.team_check_in_undo(team=team, by=by)
             if withdrawn is True:
-                team = services.team_withdraw(team=team, by=by)
+                team = services.team_withdraw(team=team, by=by, reason=reason)
             elif withdrawn is False:
-                team = services.team_withdraw_undo(team=team, by=by)
+                team = services.team_withdraw_undo(team=team, by=by, reason=reason)
         return Response(_team_answer(request, team))

@@ -159,8 +159,11 @@ def _withdraw_action(service, message):
         try:
             service(team=team, by=request.user)
             messages.success(request, message % {"team": team.name})
-        except Refusal as refusal:
+        except Refusal as refusal:  # after the start: the head judge's (issue 11)
             messages.error(request, refusal.message)
+        except ValidationError as error:  # an admin here after the start: no reason field
+            for text in error.messages:
+                messages.error(request, text)
         return redirect("desk:team_edit", slug=slug, pk=pk)
 
     return view

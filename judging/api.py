@@ -22,12 +22,13 @@ from rest_framework.views import APIView
 from competition.api import CompetitionOutSerializer
 from competition.models import Competition, Puzzle, Team
 from competition.roles import IsAdmin, IsJudge
-from competition.services import clock_start, clock_stop
+from competition.services import clock_correct, clock_start, clock_stop
 from judging.models import Count, Finish, Warning
 from judging.services import (
     IdempotencyConflict,
     count_correct,
     count_record,
+    count_sentence,
     finish_correct,
     finish_delete,
     finish_register,
@@ -56,6 +57,11 @@ _REFUSAL = inline_serializer(
             ["deleted", "voided", "cancelled"],
             required=False,
             help_text="undone: what became of the record the request created.",
+        ),
+        "teams": serializers.ListField(
+            child=serializers.DictField(),
+            required=False,
+            help_text="finishes_after_stop: the teams with a finish after it, [{id, name, table}].",
         ),
     },
 )
@@ -225,10 +231,8 @@ def _count_fields(data, *, recording: bool):
         raise serializers.ValidationError(
             {"pieces": _("Give either the placed pieces or the unplaced (and loose) pieces.")}
         )
-    if pieces in (1, 2):
-        raise serializers.ValidationError(
-            {"pieces": _("Only groups of at least 3 joined pieces count (R9): 0 or at least 3.")}
-        )
+    if pieces in (1, 2):  # R9: never right, whatever the puzzle, so 400 before any 409
+        raise serializers.ValidationError({"pieces": count_sentence("count_too_small")})
     return data
 
 
@@ -266,6 +270,10 @@ class ClockStartInSerializer(serializers.Serializer):
     started_at = serializers.DateTimeField(
         required=False, allow_null=True, help_text="When it really started (a correction)."
     )
+
+
+class ClockCorrectInSerializer(serializers.Serializer):
+    started_at = serializers.DateTimeField(help_text="When the clock really started.")
 
 
 class ClockStopInSerializer(serializers.Serializer):
@@ -312,12 +320,32 @@ class ClockStartView(_CompetitionAPIView):
         request=ClockStartInSerializer,
         responses={200: CompetitionOutSerializer, 400: _INVALID, 409: _REFUSED},
         description="Start the clock (admin). Refused (409): `already_started`, "
-        "`no_puzzles`, `final`. `started_at` back-dates it; never in the future.",
+        "`no_puzzles`, `final`. `started_at` back-dates it; 400 when it is in the future or "
+        "so far back that the clock would already have ended.",
     )
     def post(self, request, slug):
         data = self.read(ClockStartInSerializer)
         competition = clock_start(
             competition=self.get_competition(), by=request.user, started_at=data.get("started_at")
+        )
+        return _competition_answer(competition)
+
+
+class ClockCorrectView(_CompetitionAPIView):
+    permission_classes = [IsAdmin]
+
+    @extend_schema(
+        request=ClockCorrectInSerializer,
+        responses={200: CompetitionOutSerializer, 400: _INVALID, 409: _REFUSED},
+        description="Move the start of a running clock to when it really started (admin), "
+        "while no finish or count is registered. Refused (409): `has_finishes`, "
+        "`clock_not_started`, `clock_stopped`, `final`; 400 when `started_at` is in the "
+        "future or so far back that the clock would already have ended. Audited.",
+    )
+    def post(self, request, slug):
+        data = self.read(ClockCorrectInSerializer)
+        competition = clock_correct(
+            competition=self.get_competition(), by=request.user, started_at=data["started_at"]
         )
         return _competition_answer(competition)
 
@@ -329,7 +357,9 @@ class ClockStopView(_CompetitionAPIView):
         request=ClockStopInSerializer,
         responses={200: CompetitionOutSerializer, 400: _INVALID, 409: _REFUSED},
         description="Stop the clock early (admin). Refused (409): `clock_not_started`, "
-        "`clock_stopped` (time is already up), `final`.",
+        "`clock_stopped` (time is already up), `final`, and `finishes_after_stop` when "
+        "`stopped_at` is before a registered finish (the body's `teams` names them: "
+        "`[{id, name, table}]`).",
     )
     def post(self, request, slug):
         data = self.read(ClockStopInSerializer)

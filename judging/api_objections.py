@@ -10,7 +10,12 @@ from rest_framework.views import APIView
 from competition.models import Competition, Team
 from competition.roles import IsAdmin, IsDesk
 from judging.models import Count, Finish, Objection
-from judging.services import competition_finalise, objection_file, objection_resolve
+from judging.services import (
+    competition_finalise,
+    count_sentence,
+    objection_file,
+    objection_resolve,
+)
 
 _REFUSAL = inline_serializer(
     "Refusal",
@@ -100,9 +105,7 @@ class ResolveInSerializer(serializers.Serializer):
 
     def validate_pieces(self, value):
         if value in (1, 2):
-            raise serializers.ValidationError(
-                _("A count is 0 or at least 3: only groups of at least 3 pieces count (R9).")
-            )
+            raise serializers.ValidationError(count_sentence("count_too_small"))
         return value
 
 

@@ -7,6 +7,11 @@ from judging import api
 app_name = "judging_api"
 urlpatterns = [
     path("competitions/<slug:slug>/clock/start", api.ClockStartView.as_view(), name="clock-start"),
+    path(
+        "competitions/<slug:slug>/clock/correct",
+        api.ClockCorrectView.as_view(),
+        name="clock-correct",
+    ),
     path("competitions/<slug:slug>/clock/stop", api.ClockStopView.as_view(), name="clock-stop"),
     path("competitions/<slug:slug>/finishes/", api.FinishListView.as_view(), name="finishes"),
     path(

@@ -8,12 +8,15 @@ app_name = "control"
 urlpatterns = [
     path("<slug:slug>/", v.room, name="room"),
     path("<slug:slug>/clock/start", v.clock_start, name="clock_start"),
+    path("<slug:slug>/clock/correct", v.clock_correct, name="clock_correct"),
     path("<slug:slug>/clock/stop", v.clock_stop, name="clock_stop"),
     path("<slug:slug>/audit/", v.audit, name="audit"),
     path("<slug:slug>/teams/<int:pk>/", v.team, name="team"),
     path("<slug:slug>/teams/<int:pk>/warning", v.warning, name="warning"),
     path("<slug:slug>/teams/<int:pk>/disqualify", v.disqualify, name="disqualify"),
     path("<slug:slug>/teams/<int:pk>/reinstate", v.reinstate, name="reinstate"),
+    path("<slug:slug>/teams/<int:pk>/withdraw", v.withdraw, name="withdraw"),
+    path("<slug:slug>/teams/<int:pk>/withdraw/undo", v.withdraw_undo, name="withdraw_undo"),
     path("<slug:slug>/teams/<int:pk>/count", v.count_correct, name="count_correct"),
     path(
         "<slug:slug>/teams/<int:pk>/finishes/<int:finish_id>/correct",

@@ -72,6 +72,14 @@ class ClockStartForm(forms.Form):
     )
 
 
+class ClockCorrectForm(forms.Form):
+    started_at = forms.DateTimeField(
+        label=gettext_lazy("The clock really started at"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local", "step": 1}),
+        input_formats=["%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M"],
+    )
+
+
 class FinishCorrectForm(ReasonForm):
     time = forms.CharField(label=gettext_lazy("Time (h:mm:ss)"), max_length=12)
     missing = forms.CharField(label=gettext_lazy("Missing spots"), required=False, max_length=200)
@@ -135,23 +143,37 @@ def room(request, slug):
     for t in teams:
         t.last_hms = hms(t.last_seconds)
     now = timezone.now()
-    start_initial = timezone.localtime(now).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%S")
+    start_initial = _local_input(now)
+    status = competition.status_at(now)
+    registered = any(t.n_finished or t.has_count for t in teams)
     context = {
         "competition": competition,
         "teams": teams,
         "glance": _glance(competition, teams),
-        "status": competition.status_at(now),
-        "status_label": Status(competition.status_at(now)).label,
+        "status": status,
+        "status_label": Status(status).label,
         "clock": competition.clock_dict(now),
         "elapsed_hms": hms(competition.elapsed_seconds(now)),
         "remaining_hms": hms(competition.remaining_seconds(now)),
         "server_ms": int(now.timestamp() * 1000),
         "start_form": ClockStartForm(initial={"started_at": start_initial}),
+        # DAY.md: started 30 seconds late, the head judge corrects the start (R4); only
+        # while nothing is registered, whose times are measured from the start.
+        "correct_form": (
+            ClockCorrectForm(initial={"started_at": _local_input(competition.started_at)})
+            if status == Status.RUNNING and not registered
+            else None
+        ),
         "has_clock": hasattr(competition_services, "clock_start"),
     }
     if request.htmx and request.htmx.target == "control-live":
         return render(request, "judging/_control_live.html", context)
     return render(request, "judging/control_room.html", context)
+
+
+def _local_input(moment: datetime) -> str:
+    """A moment as a datetime-local field's value, in Danish time, to the second."""
+    return timezone.localtime(moment).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%S")
 
 
 # --- the clock -----------------------------------------------------------------------------
@@ -188,6 +210,32 @@ def clock_start(request, slug):
         _refused(request, exc)
     else:
         messages.success(request, _("The clock is running."))
+    return redirect("control:room", slug=slug)
+
+
+@role_required(ADMIN)
+@require_POST
+def clock_correct(request, slug):
+    """R4, DAY.md: move the start of the running clock, while nothing is registered."""
+    competition = _competition(slug)
+    form = ClockCorrectForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return redirect("control:room", slug=slug)
+    try:
+        competition = competition_services.clock_correct(
+            competition=competition, by=request.user, started_at=form.cleaned_data["started_at"]
+        )
+    except (Refusal, ValidationError) as exc:
+        _refused(request, exc)
+    else:
+        messages.success(
+            request,
+            _("The start is corrected to %(time)s; every time is measured from it.")
+            % {"time": timezone.localtime(competition.started_at).strftime("%H:%M:%S")},
+        )
     return redirect("control:room", slug=slug)
 
 
@@ -245,6 +293,7 @@ def _team_context(competition: Competition, team: Team, **forms_) -> dict:
         or CountCorrectForm(prefix="count", initial={"pieces": count.pieces if count else None}),
         "warning_form": forms_.get("warning") or ReasonForm(prefix="warning"),
         "dq_form": forms_.get("dq") or ReasonForm(prefix="dq"),
+        "wd_form": forms_.get("wd") or ReasonForm(prefix="wd"),
         "audit": _audit_rows(audit[:50]),
     }
 
@@ -290,8 +339,9 @@ def _invalid(request, competition, team, form_key, form):
     )
 
 
-def _reason_action(service: str, success, prefix: str):
-    """A team action that needs only a reason: a warning (R14), disqualify, reinstate (R18)."""
+def _reason_action(service, success, prefix: str):
+    """A team action that needs only a reason: a warning (R14), disqualify, reinstate (R18),
+    withdraw or undo it (after the start the head judge's, issue 11)."""
 
     @role_required(ADMIN)
     @require_POST
@@ -305,9 +355,7 @@ def _reason_action(service: str, success, prefix: str):
             request,
             competition,
             team,
-            lambda: getattr(judging_services, service)(
-                team=team, by=request.user, reason=form.cleaned_data["reason"]
-            ),
+            lambda: service(team=team, by=request.user, reason=form.cleaned_data["reason"]),
             success(team),
             prefix,
             form,
@@ -316,12 +364,28 @@ def _reason_action(service: str, success, prefix: str):
     return view
 
 
-warning = _reason_action("warning_log", lambda team: _("The warning is logged."), "warning")
+warning = _reason_action(
+    judging_services.warning_log, lambda team: _("The warning is logged."), "warning"
+)
 disqualify = _reason_action(
-    "team_disqualify", lambda team: _("“%(team)s” is disqualified.") % {"team": team.name}, "dq"
+    judging_services.team_disqualify,
+    lambda team: _("“%(team)s” is disqualified.") % {"team": team.name},
+    "dq",
 )
 reinstate = _reason_action(
-    "team_reinstate", lambda team: _("“%(team)s” competes again.") % {"team": team.name}, "dq"
+    judging_services.team_reinstate,
+    lambda team: _("“%(team)s” competes again.") % {"team": team.name},
+    "dq",
+)
+withdraw = _reason_action(
+    competition_services.team_withdraw,
+    lambda team: _("“%(team)s” is withdrawn.") % {"team": team.name},
+    "wd",
+)
+withdraw_undo = _reason_action(
+    competition_services.team_withdraw_undo,
+    lambda team: _("“%(team)s” competes again.") % {"team": team.name},
+    "wd",
 )
 
 

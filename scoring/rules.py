@@ -21,9 +21,14 @@ code                       rule    when
 ``missing_too_many``       R8      missing spots adding up to more than the puzzle's pieces
 ``count_negative``         R9      a count below 0
 ``count_too_small``        R9      a count of 1 or 2 (only groups of at least 3 count)
+``count_is_finish``        R9      a count of every piece of the unfinished puzzle: that is
+                                   a finish, which the judge registers as one
 ``count_too_large``        R9      a count above the unfinished puzzle's pieces
 ``all_finished``           R9      a count (even 0) for a team that finished every puzzle
 =========================  ======  ==========================================================
+
+`check_count(pieces_of_puzzle, counted)` is the count rule on its own (R9), for the services
+that record or correct a count; `standings` applies the very same check.
 
 The codes that also exist in the HTTP API (``out_of_order``, ``already_finished``,
 ``time_order``, ``all_finished``) mean the same there.
@@ -54,6 +59,7 @@ __all__ = [
     "RuleViolation",
     "Sheet",
     "Standing",
+    "check_count",
     "deducted",
     "format_duration",
     "format_hms",
@@ -124,6 +130,36 @@ def deducted(missing: Sequence[int]) -> int:
     return sum(1 for size in missing if size == 1)
 
 
+def check_count(pieces_of_puzzle: int, counted: int) -> int:
+    """R9: the count of a team's unfinished puzzle of `pieces_of_puzzle` pieces; returns it.
+
+    0, or at least 3 (only groups of at least 3 joined pieces count), and fewer than the
+    puzzle's pieces: R9 counts a puzzle "not fully finished", so every piece placed is a
+    finish (R5), which the judge registers as one, with its time (issue 11: counted, it would
+    rank the team by its earlier finish above a team that really finished the puzzle).
+    """
+    if counted < 0:
+        raise RuleViolation("count_negative", f"A count cannot be below 0 ({counted}).")
+    if counted in (1, 2):
+        raise RuleViolation(
+            "count_too_small",
+            f"A count is 0 or at least 3, not {counted} "
+            "(R9: only groups of at least 3 pieces count).",
+        )
+    if counted > pieces_of_puzzle:
+        raise RuleViolation(
+            "count_too_large",
+            f"The puzzle has only {pieces_of_puzzle} pieces, fewer than the {counted} counted.",
+        )
+    if counted == pieces_of_puzzle:
+        raise RuleViolation(
+            "count_is_finish",
+            f"All {pieces_of_puzzle} pieces placed is not a count but a finish: "
+            "register the puzzle as finished.",
+        )
+    return counted
+
+
 def standings(puzzles: Sequence[Puzzle], sheets: Sequence[Sheet]) -> list[Standing]:
     """R7, R8, R9, R11: check every sheet and rank the teams.
 
@@ -170,7 +206,7 @@ def standings(puzzles: Sequence[Puzzle], sheets: Sequence[Sheet]) -> list[Standi
                 if counted is None:
                     valid = True
                 elif finished + 1 < size and (
-                    counted == 0 or 3 <= counted <= pieces_of[finished + 1]
+                    counted == 0 or 3 <= counted < pieces_of[finished + 1]
                 ):
                     pieces += counted
                     valid = True
@@ -296,23 +332,12 @@ def _score(by_position: dict[int, Puzzle], sheet: Sheet) -> Standing:
                 "all_finished",
                 f"Team {team!r} finished every puzzle; there is nothing to count.",
             )
-        if sheet.counted < 0:
+        try:
+            pieces += check_count(unfinished.pieces, sheet.counted)
+        except RuleViolation as exc:
             raise RuleViolation(
-                "count_negative", f"Team {team!r}: a count cannot be below 0 ({sheet.counted})."
-            )
-        if sheet.counted in (1, 2):
-            raise RuleViolation(
-                "count_too_small",
-                f"Team {team!r}: a count is 0 or at least 3, not {sheet.counted} "
-                "(R9: only groups of at least 3 pieces count).",
-            )
-        if sheet.counted > unfinished.pieces:
-            raise RuleViolation(
-                "count_too_large",
-                f"Team {team!r}: puzzle {unfinished.position} has only {unfinished.pieces} "
-                f"pieces, fewer than the {sheet.counted} counted.",
-            )
-        pieces += sheet.counted
+                exc.code, f"Team {team!r}, puzzle {unfinished.position}: {exc.message}"
+            ) from None
 
     return Standing(
         rank=None,

@@ -1,4 +1,12 @@
-"""The clock (R4, R10): start, stop early; the automatic end is start + duration."""
+"""The clock (R4, R10): start, correct the start, stop early; the automatic end is start +
+duration.
+
+Every time a judge registers is measured from the start (R4) and lies before the clock's end
+(R10), so the clock never moves under a registered record: a stop before a registered finish
+is refused (`finishes_after_stop`, naming the teams), and the start is corrected only while
+nothing is registered (`has_finishes`). A start in the future, or so far back that the clock
+would already have ended (a day's typo), is a 400: it could never be right.
+"""
 
 from datetime import datetime
 
@@ -8,10 +16,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from competition.errors import Refusal, ensure_not_final
-from competition.models import Competition
+from competition.locking import lock_competition
+from competition.models import Competition, Team
 from judging.audit import audit_record
+from scoring.rules import format_hms
 
-__all__ = ["clock_start", "clock_stop"]
+__all__ = ["clock_correct", "clock_start", "clock_stop", "has_registrations"]
 
 
 def _clock(competition: Competition) -> dict:
@@ -32,10 +42,66 @@ def _saved(competition: Competition, by, action: str, before: dict) -> Competiti
     return competition
 
 
+def _moment(value: datetime) -> str:
+    return timezone.localtime(value).strftime("%d.%m.%Y %H:%M:%S")
+
+
+def _check_start(competition: Competition, started_at: datetime, now: datetime) -> None:
+    """R4: a start is not in the future, and not so far back that the clock has ended."""
+    if started_at > now:
+        raise ValidationError(
+            {"started_at": _("The start cannot be in the future; leave it empty to start now.")}
+        )
+    if started_at + competition.duration <= now:
+        raise ValidationError(
+            {
+                "started_at": _(
+                    "Started at %(start)s, the %(minutes)s minutes would already be over: "
+                    "check the date and the time."
+                )
+                % {"start": _moment(started_at), "minutes": competition.duration_minutes}
+            }
+        )
+
+
+def has_registrations(competition: Competition) -> bool:
+    """Has any team of `competition` a finish or a count? (Through the teams' relations.)"""
+    teams = Team.objects.filter(competition=competition)
+    return (
+        teams.filter(finishes__isnull=False).exists() or teams.filter(count__isnull=False).exists()
+    )
+
+
+def _ensure_no_finish_after(competition: Competition, end: datetime) -> None:
+    """R10: refuse an end that would put a registered finish after it (naming the teams)."""
+    end_s = int((end - competition.started_at).total_seconds())
+    late = list(
+        Team.objects.filter(competition=competition, finishes__elapsed_seconds__gt=end_s)
+        .distinct()
+        .order_by("table")
+        .only("id", "name", "table")
+    )
+    if not late:
+        return
+    names = ", ".join(
+        _("%(name)s (table %(table)d)") % {"name": t.name, "table": t.table} for t in late
+    )
+    raise Refusal(
+        "finishes_after_stop",
+        _(
+            "The clock cannot end at %(time)s: finishes are registered after it for %(names)s. "
+            "Correct those finishes first, or stop the clock at their time or later."
+        )
+        % {"time": format_hms(end_s), "names": names},
+        teams=[{"id": t.pk, "name": t.name, "table": t.table} for t in late],
+    )
+
+
 @transaction.atomic
 def clock_start(*, competition: Competition, by, started_at: datetime | None = None) -> Competition:
-    """R4: start the clock; `started_at` back-dates it (when it really started), never later."""
-    competition = Competition.objects.select_for_update().get(pk=competition.pk)
+    """R4: start the clock; `started_at` back-dates it (when it really started), never later,
+    and not so far back that the clock would already have ended."""
+    competition = lock_competition(competition)
     ensure_not_final(competition)
     if competition.started_at is not None:
         raise Refusal("already_started", _("The clock has already been started."))
@@ -46,19 +112,50 @@ def clock_start(*, competition: Competition, by, started_at: datetime | None = N
     now = timezone.now()
     if started_at is None:
         started_at = now
-    elif started_at > now:
-        raise ValidationError(
-            {"started_at": _("The start cannot be in the future; leave it empty to start now.")}
-        )
+    _check_start(competition, started_at, now)
     before = _clock(competition)
     competition.started_at = started_at
     return _saved(competition, by, "clock_start", before)
 
 
 @transaction.atomic
+def clock_correct(*, competition: Competition, by, started_at: datetime) -> Competition:
+    """R4, DAY.md: move the start of a running clock to when it really started.
+
+    Only while no finish or count is registered (`has_finishes`): their times are measured
+    from the start, and moving it would move them. The same rules as a start apply to the
+    new time (not in the future, the clock not already over).
+    """
+    competition = lock_competition(competition)
+    ensure_not_final(competition)
+    if competition.started_at is None:
+        raise Refusal("clock_not_started", _("The clock has not been started yet."))
+    now = timezone.now()
+    if competition.has_ended(now):
+        raise Refusal(
+            "clock_stopped", _("The clock has already stopped; the start can no longer be moved.")
+        )
+    if has_registrations(competition):
+        raise Refusal(
+            "has_finishes",
+            _(
+                "Finishes or counts are already registered, and their times are measured from "
+                "the start: it can no longer be moved. Correct the times of the finishes instead."
+            ),
+        )
+    _check_start(competition, started_at, now)
+    if started_at == competition.started_at:
+        return competition  # already so: nothing to write (a second click)
+    before = _clock(competition)
+    competition.started_at = started_at
+    return _saved(competition, by, "clock_correct", before)
+
+
+@transaction.atomic
 def clock_stop(*, competition: Competition, by, stopped_at: datetime | None = None) -> Competition:
-    """R10: stop the clock early; it also ends by itself at start + duration."""
-    competition = Competition.objects.select_for_update().get(pk=competition.pk)
+    """R10: stop the clock early; it also ends by itself at start + duration. Not before a
+    registered finish (`finishes_after_stop`, naming the teams)."""
+    competition = lock_competition(competition)
     ensure_not_final(competition)
     if competition.started_at is None:
         raise Refusal("clock_not_started", _("The clock has not been started yet."))
@@ -71,6 +168,7 @@ def clock_stop(*, competition: Competition, by, stopped_at: datetime | None = No
         raise ValidationError({"stopped_at": _("The stop cannot be in the future.")})
     elif stopped_at < competition.started_at:
         raise ValidationError({"stopped_at": _("The stop cannot be before the clock started.")})
+    _ensure_no_finish_after(competition, stopped_at)
     before = _clock(competition)
     competition.stopped_at = stopped_at
     return _saved(competition, by, "clock_stop", before)

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from competition.errors import Refusal, ensure_not_final
 from competition.locking import lock_competition, lock_team
 from competition.models import Competition, Member, Puzzle, Team
+from competition.roles import ADMIN, has_role
 from judging.audit import audit_record
 
 __all__ = [
@@ -505,16 +506,59 @@ def team_check_in_undo(*, team: Team, by) -> Team:
     return _team_flag(team, by, "team_check_in_undo", checked_in_at=None)
 
 
-@transaction.atomic
-def team_withdraw(*, team: Team, by) -> Team:
-    """A no-show or a cancellation: the team leaves the leaderboard."""
-    team = _team_flag(team, by, "team_withdraw", withdrawn=True)
-    team.competition.bump_standings()
+def _withdrawal(team: Team, by, reason: str, *, withdrawn: bool) -> Team:
+    """Withdraw a team (it leaves the leaderboard) or undo it.
+
+    Before the clock starts it is the desk's (a no-show, a cancellation). Once it has started
+    it takes a competing team off the board (or puts it back) mid-competition: the head
+    judge's (admin), with a reason (issue 11); the desk is refused `already_started`.
+    """
+    team, competition = _lock_team(team)
+    if team.withdrawn == withdrawn:
+        return team  # already so: nothing to write (a second tap)
+    reason = (reason or "").strip()
+    if competition.started_at is not None:
+        if not has_role(by, ADMIN):
+            raise Refusal(
+                "already_started",
+                _(
+                    "The clock has started: now only the head judge can withdraw a team, "
+                    "with a reason, in the control room."
+                )
+                if withdrawn
+                else _(
+                    "The clock has started: now only the head judge can undo a withdrawal, "
+                    "with a reason, in the control room."
+                ),
+            )
+        if not reason:
+            raise ValidationError(
+                {"reason": _("Give the reason: once the clock has started, it is required.")}
+            )
+    before = {"withdrawn": team.withdrawn}
+    team.withdrawn = withdrawn
+    team.save(update_fields=["withdrawn"])
+    audit_record(
+        competition=competition,
+        user=by,
+        action="team_withdraw" if withdrawn else "team_withdraw_undo",
+        team=team,
+        before=before,
+        after={"withdrawn": withdrawn},
+        reason=reason,
+    )
+    competition.bump_standings()
     return team
 
 
 @transaction.atomic
-def team_withdraw_undo(*, team: Team, by) -> Team:
-    team = _team_flag(team, by, "team_withdraw_undo", withdrawn=False)
-    team.competition.bump_standings()
-    return team
+def team_withdraw(*, team: Team, by, reason: str = "") -> Team:
+    """A no-show or a cancellation: the team leaves the leaderboard. After the start: the
+    head judge's, with a reason (see `_withdrawal`)."""
+    return _withdrawal(team, by, reason, withdrawn=True)
+
+
+@transaction.atomic
+def team_withdraw_undo(*, team: Team, by, reason: str = "") -> Team:
+    """The team competes again. After the start: the head judge's, with a reason."""
+    return _withdrawal(team, by, reason, withdrawn=False)

@@ -19,6 +19,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from competition.errors import Refusal, ensure_not_final
 from competition.locking import lock_team
@@ -26,10 +27,13 @@ from competition.models import Competition, Puzzle, Team
 from judging.audit import audit_record
 from judging.models import Count, Finish, RequestId, Warning
 from judging.services import requests as request_ids
+from scoring import rules
 from scoring.rules import deducted
 from scoring.rules import format_hms as _hms
 
 __all__ = [
+    "check_count",
+    "count_sentence",
     "count_correct",
     "count_record",
     "finish_correct",
@@ -434,6 +438,35 @@ def finish_delete(*, finish: Finish, by, reason: str = "") -> None:
 # --- counts (R9) -----------------------------------------------------------------------
 
 
+# R9's refusals (`rules.check_count`), one sentence each, the same from every path: the
+# judge's count (placed or unplaced), its correction, an upheld objection, the control room.
+_COUNT_SENTENCES = {
+    "count_negative": gettext_lazy("Pieces cannot be negative."),
+    "count_too_small": gettext_lazy(
+        "Only groups of at least 3 joined pieces count (R9): 0 or at least 3."
+    ),
+    "count_too_large": gettext_lazy("The puzzle has only %(pieces)s pieces."),
+    "count_is_finish": gettext_lazy(
+        "All %(pieces)s pieces placed is not a count: the puzzle is finished. If it was "
+        "finished before time was up, register it as finished with its time (R9)."
+    ),
+}
+
+
+def count_sentence(code: str, puzzle_pieces: int = 0) -> str:
+    """The sentence for a person of R9's refusal `code` (see `rules.check_count`)."""
+    grouped = formats.number_format(puzzle_pieces, force_grouping=True)
+    return str(_COUNT_SENTENCES[code]) % {"pieces": grouped}
+
+
+def check_count(puzzle: Puzzle, pieces: int) -> int:
+    """R9 (`rules.check_count`): the count of `puzzle`, or a ValidationError on `pieces`."""
+    try:
+        return rules.check_count(puzzle.pieces, pieces)
+    except rules.RuleViolation as exc:
+        raise ValidationError({"pieces": count_sentence(exc.code, puzzle.pieces)}) from None
+
+
 def _placed(puzzle: Puzzle, pieces, unplaced, loose) -> tuple[int, int | None, int | None]:
     """(placed, unplaced, loose) from either form of the count; ValidationError if wrong."""
     if (pieces is None) == (unplaced is None):
@@ -456,20 +489,7 @@ def _placed(puzzle: Puzzle, pieces, unplaced, loose) -> tuple[int, int | None, i
             )
     else:
         unplaced = loose = None
-    if pieces < 0:
-        raise ValidationError({"pieces": _("Pieces cannot be negative.")})
-    if pieces in (1, 2):
-        raise ValidationError(
-            {"pieces": _("Only groups of at least 3 joined pieces count (R9): 0 or at least 3.")}
-        )
-    if pieces > puzzle.pieces:
-        raise ValidationError(
-            {
-                "pieces": _("The puzzle has only %(pieces)s pieces.")
-                % {"pieces": formats.number_format(puzzle.pieces, force_grouping=True)}
-            }
-        )
-    return pieces, unplaced, loose
+    return check_count(puzzle, pieces), unplaced, loose
 
 
 @transaction.atomic

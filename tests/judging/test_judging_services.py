@@ -431,9 +431,10 @@ class TestCounts:
     def test_invalid_counts(self, ended, teams, judge, invalid, kwargs, field):
         invalid(field, count_record, team=teams[0], by=judge, **kwargs)
 
-    def test_zero_and_all_but_one(self, ended, teams, judge):
+    def test_zero_and_all_but_one(self, ended, teams, judge, invalid):
         assert count_record(team=teams[0], by=judge, pieces=0).pieces == 0
-        assert count_record(team=teams[1], by=judge, unplaced=0, loose=0).pieces == 500
+        invalid("pieces", count_record, team=teams[1], by=judge, unplaced=0, loose=0)  # R9
+        assert count_record(team=teams[1], by=judge, unplaced=1, loose=0).pieces == 499
 
     def test_refusals(self, competition, teams, judge, admin_user, refused, start_clock):
         refused("clock_not_started", count_record, team=teams[0], by=judge, pieces=10)

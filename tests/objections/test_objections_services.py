@@ -238,7 +238,7 @@ def test_counts_missing_asks_only_competing_teams_with_an_unfinished_puzzle(
     t1, t2, t3 = teams
     for position, minutes in ((1, 30), (2, 80), (3, 140)):
         finish_register(team=t1, position=position, by=judge, elapsed_seconds=minutes * 60)
-    team_withdraw(team=t2, by=desk)
+    team_withdraw(team=t2, by=admin_user, reason="Udeblevet efter pausen")
     team_disqualify(team=t3, by=admin_user, reason="Hjælp udefra (R18)")
     clock_stop(competition=competition, by=admin_user)
     final = competition_finalise(competition=competition, by=admin_user)

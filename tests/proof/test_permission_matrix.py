@@ -60,6 +60,12 @@ ROUTES = [
     ("GET", f"/api/v1/competitions/{S}/teams/{{team}}/", None, EVERYONE),
     ("PATCH", f"/api/v1/competitions/{S}/teams/{{team}}/", {"fee_paid": True}, STAFF_DESK),
     ("POST", f"/api/v1/competitions/{S}/clock/start", {}, ONLY_ADMIN),
+    (
+        "POST",
+        f"/api/v1/competitions/{S}/clock/correct",
+        {"started_at": "2026-11-28T10:00:00+01:00"},
+        ONLY_ADMIN,
+    ),
     ("POST", f"/api/v1/competitions/{S}/clock/stop", {}, ONLY_ADMIN),
     ("GET", f"/api/v1/competitions/{S}/finishes/", None, STAFF_JUDGE),
     ("POST", f"/api/v1/competitions/{S}/finishes/", {"team": "{team2}", "puzzle": 1}, STAFF_JUDGE),
@@ -144,12 +150,15 @@ ROUTES = [
     # --- control room --------------------------------------------------------------------
     ("GET", f"/control/{S}/", None, ONLY_ADMIN),
     ("POST", f"/control/{S}/clock/start", {}, ONLY_ADMIN),
+    ("POST", f"/control/{S}/clock/correct", {"started_at": "2026-11-28T10:00:00"}, ONLY_ADMIN),
     ("POST", f"/control/{S}/clock/stop", {}, ONLY_ADMIN),
     ("GET", f"/control/{S}/audit/", None, ONLY_ADMIN),
     ("GET", f"/control/{S}/teams/{{team}}/", None, ONLY_ADMIN),
     ("POST", f"/control/{S}/teams/{{team}}/warning", {"reason": "støj"}, ONLY_ADMIN),
     ("POST", f"/control/{S}/teams/{{team}}/disqualify", {"reason": "hjælp"}, ONLY_ADMIN),
     ("POST", f"/control/{S}/teams/{{team}}/reinstate", {"reason": "fejl"}, ONLY_ADMIN),
+    ("POST", f"/control/{S}/teams/{{team}}/withdraw", {"wd-reason": "syg"}, ONLY_ADMIN),
+    ("POST", f"/control/{S}/teams/{{team}}/withdraw/undo", {"wd-reason": "fejl"}, ONLY_ADMIN),
     ("POST", f"/control/{S}/teams/{{team3}}/count", {"pieces": 60, "reason": "rettet"}, ONLY_ADMIN),
     (
         "POST",

@@ -1,5 +1,6 @@
 """The pure scoring rules, one test per rule (R7, R8, R9, R11) and per refusal code."""
 
+import dataclasses
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ from scoring.rules import (
     RuleViolation,
     Sheet,
     Standing,
+    check_count,
     deducted,
     format_duration,
     format_hms,
@@ -184,7 +186,7 @@ def test_r9_count_adds_to_the_pieces():
     """R9: the count of the unfinished puzzle adds to the whole puzzles' pieces."""
     assert one(Sheet("a", counted=3)).pieces == 3
     assert one(Sheet("a", counted=0)).pieces == 0
-    assert one(Sheet("a", (Finish(1, 10),), counted=1000)).pieces == 1500
+    assert one(Sheet("a", (Finish(1, 10),), counted=999)).pieces == 1499
 
 
 def test_r9_refuses_count_too_small():
@@ -197,7 +199,52 @@ def test_r9_refuses_count_too_large():
     """R9, code count_too_large: more than the unfinished puzzle's pieces."""
     refused("count_too_large", [Sheet("a", counted=501)])
     refused("count_too_large", [Sheet("a", (Finish(1, 10),), counted=1001)])
-    assert one(Sheet("a", counted=500)).pieces == 500
+    assert one(Sheet("a", counted=499)).pieces == 499
+
+
+def test_r9_refuses_a_count_of_every_piece():
+    """R9, code count_is_finish: a count is of a puzzle "not fully finished", so it is below
+    the puzzle's pieces; all of them placed is a finish, which the judge registers as one."""
+    error = refused("count_is_finish", [Sheet("a", counted=500)])
+    assert "'a'" in error.message and "finish" in error.message
+    refused("count_is_finish", [Sheet("a", (Finish(1, 10),), counted=1000)])
+    assert one(Sheet("a", (Finish(1, 10),), counted=999)).pieces == 1499
+
+
+def test_r9_a_count_of_every_piece_cannot_rank_above_a_real_finish():
+    """Issue 11, defect 6: team A finished puzzle 1 early and "counted" all 1,000 pieces of
+    puzzle 2; team B really finished puzzle 2. Both would have 1,500 pieces and A would win on
+    its earlier last finish. The count is refused, so the sheets can never rank like that."""
+    early_count = Sheet("A", (Finish(1, 1800),), counted=1000)
+    real_finish = Sheet("B", (Finish(1, 2400), Finish(2, 10200)))
+    refused("count_is_finish", [early_count, real_finish])
+    rows = standings(PUZZLES, [dataclasses.replace(early_count, counted=999), real_finish])
+    assert [(s.team, s.rank, s.pieces) for s in rows] == [("B", 1, 1500), ("A", 2, 1499)]
+
+
+@pytest.mark.parametrize(
+    ("pieces", "counted", "code"),
+    [
+        (500, -1, "count_negative"),
+        (500, 1, "count_too_small"),
+        (500, 2, "count_too_small"),
+        (500, 500, "count_is_finish"),
+        (500, 501, "count_too_large"),
+        (3, 3, "count_is_finish"),
+        (1, 1, "count_too_small"),
+    ],
+)
+def test_r9_check_count_refuses(pieces, counted, code):
+    """R9, `check_count(pieces_of_puzzle, counted)`: the one check every count goes through."""
+    with pytest.raises(RuleViolation) as info:
+        check_count(pieces, counted)
+    assert info.value.code == code
+
+
+@pytest.mark.parametrize(("pieces", "counted"), [(500, 0), (500, 3), (500, 499), (4, 3), (1, 0)])
+def test_r9_check_count_accepts(pieces, counted):
+    """R9: 0, or at least 3 and fewer than the puzzle's pieces; the count is returned."""
+    assert check_count(pieces, counted) == counted
 
 
 def test_r9_refuses_count_negative():
@@ -238,7 +285,7 @@ def test_r11_no_finish_after_a_team_with_one():
     """R11: on equal pieces, a team with no whole puzzle comes after every team with one."""
     rows = standings(
         (Puzzle(1, 500), Puzzle(2, 1000)),
-        [Sheet("none", counted=500), Sheet("one", (Finish(1, 7200),))],
+        [Sheet("none", counted=499), Sheet("one", (Finish(1, 7200, (1,)),))],
     )
     assert [(s.team, s.rank) for s in rows] == [("one", 1), ("none", 2)]
 

@@ -2,10 +2,20 @@
 
 import dataclasses
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.rules import Finish, Puzzle, Sheet, Standing, deducted, standings
+from scoring.rules import (
+    Finish,
+    Puzzle,
+    RuleViolation,
+    Sheet,
+    Standing,
+    check_count,
+    deducted,
+    standings,
+)
 
 SETTINGS = settings(max_examples=150, deadline=None)
 
@@ -32,10 +42,10 @@ def missing_spots(draw, pieces: int) -> tuple[int, ...]:
 
 @st.composite
 def counts(draw, pieces: int) -> int | None:
-    """R9: no count, 0, or 3..pieces of the unfinished puzzle."""
+    """R9: no count, 0, or 3..pieces - 1 of the unfinished puzzle (all of them is a finish)."""
     options = [st.none(), st.just(0)]
-    if pieces >= 3:
-        options += [st.sampled_from([3, pieces]), st.integers(3, pieces)]
+    if pieces >= 4:
+        options += [st.sampled_from([3, pieces - 1]), st.integers(3, pieces - 1)]
     return draw(st.one_of(options))
 
 
@@ -145,7 +155,8 @@ def test_r8_r9_next_finish_never_lowers_pieces(competition, data):
     """R8, R9: finishing the unfinished puzzle never gives fewer pieces than counting it.
 
     A count can be at most the pieces on the table, so at most the puzzle's pieces less all
-    missing ones; the finish subtracts only the lone missing pieces.
+    missing ones (and less than the puzzle's pieces); the finish subtracts only the lone
+    missing pieces.
     """
     puzzles, sheets = competition
     open_ = [s for s in sheets if len(s.finishes) < len(puzzles)]
@@ -156,7 +167,8 @@ def test_r8_r9_next_finish_never_lowers_pieces(competition, data):
     last = max((f.elapsed_seconds for f in sheet.finishes), default=0)
     missing = data.draw(missing_spots(puzzle.pieces))
     on_table = puzzle.pieces - sum(missing)
-    before_count = data.draw(st.sampled_from([None, 0] + ([on_table] if on_table >= 3 else [])))
+    countable = 3 <= on_table < puzzle.pieces
+    before_count = data.draw(st.sampled_from([None, 0] + ([on_table] if countable else [])))
     before = dataclasses.replace(sheet, counted=before_count)
     after = dataclasses.replace(
         sheet,
@@ -182,12 +194,69 @@ def test_r9_raising_a_count_never_lowers_pieces_or_rank(competition, data):
         return
     sheet = data.draw(st.sampled_from(open_))
     pieces = puzzles[len(sheet.finishes)].pieces
-    if pieces < 3 or (sheet.counted or 0) >= pieces:
+    if pieces < 4 or (sheet.counted or 0) >= pieces - 1:
         return
-    higher = data.draw(st.integers(max(3, (sheet.counted or 0) + 1), pieces))
+    higher = data.draw(st.integers(max(3, (sheet.counted or 0) + 1), pieces - 1))
     raised = dataclasses.replace(sheet, counted=higher)
     old = {s.team: s for s in standings(puzzles, sheets)}
     new = {s.team: s for s in standings(puzzles, [raised if s is sheet else s for s in sheets])}
     assert new[sheet.team].pieces > old[sheet.team].pieces
     if not sheet.disqualified:
         assert new[sheet.team].rank <= old[sheet.team].rank
+
+
+@SETTINGS
+@given(st.integers(1, 3000), st.integers(-5, 3005))
+def test_r9_a_count_is_zero_or_three_up_to_below_the_puzzle(pieces, counted):
+    """R9: `check_count` accepts exactly 0 and 3..pieces - 1, and `standings` agrees with it
+    (the same code for the same count), whichever puzzle is the unfinished one."""
+    valid = counted == 0 or 3 <= counted < pieces
+    puzzles = (Puzzle(1, 700), Puzzle(2, pieces))
+    sheet = Sheet("t", (Finish(1, 60),), counted=counted)
+    if valid:
+        assert check_count(pieces, counted) == counted
+        assert standings(puzzles, [sheet])[0].pieces == 700 + counted
+        return
+    with pytest.raises(RuleViolation) as direct:
+        check_count(pieces, counted)
+    with pytest.raises(RuleViolation) as ranked:
+        standings(puzzles, [sheet])
+    assert ranked.value.code == direct.value.code
+    assert direct.value.code in {
+        "count_negative",
+        "count_too_small",
+        "count_too_large",
+        "count_is_finish",
+    }
+
+
+@SETTINGS
+@given(competitions(), st.data())
+def test_r9_no_count_ranks_above_the_finish_it_counts(competition, data):
+    """R9, R11 (issue 11, defect 6): a team that counts its unfinished puzzle ranks below a team
+    with the same finishes that really finished that puzzle, at any later time: whatever count
+    the rules accept (a count of every piece or more is refused, never ranked)."""
+    puzzles, sheets = competition
+    open_ = [s for s in sheets if len(s.finishes) < len(puzzles)]
+    if not open_:
+        return
+    sheet = data.draw(st.sampled_from(open_))
+    puzzle = puzzles[len(sheet.finishes)]
+    last = max((f.elapsed_seconds for f in sheet.finishes), default=0)
+    counting = dataclasses.replace(sheet, team=("counting",), disqualified=False)
+    counted = data.draw(
+        st.one_of(counts(puzzle.pieces), st.just(puzzle.pieces), st.integers(0, puzzle.pieces + 9))
+    )
+    counting = dataclasses.replace(counting, counted=counted)
+    finishing = dataclasses.replace(
+        counting,
+        team=("finishing",),
+        finishes=(*sheet.finishes, Finish(puzzle.position, data.draw(st.integers(last, 99_999)))),
+        counted=None,
+    )
+    if counted is not None and (counted >= puzzle.pieces or counted in (1, 2)):
+        with pytest.raises(RuleViolation):
+            standings(puzzles, [*sheets, counting, finishing])
+        return
+    rows = {s.team: s for s in standings(puzzles, [*sheets, counting, finishing])}
+    assert rows[("finishing",)].rank < rows[("counting",)].rank

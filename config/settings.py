@@ -112,25 +112,37 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Cache: shared Redis when CACHE_URL or REDIS_URL is set, else process-local memory.
 # Correctness never depends on it: keys carry the standings version from the database.
-CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL") or ""
-if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": CACHE_URL,
-            "KEY_PREFIX": os.environ.get("CACHE_PREFIX", "puslespil"),
+# A dead or slow Redis costs one short timeout, then the process's own memory answers for
+# a few seconds (config/cache.py) and the error is logged.
+CACHE_SOCKET_TIMEOUT = float(os.environ.get("CACHE_SOCKET_TIMEOUT", "0.25"))
+
+
+def cache_config(url: str, prefix: str = "puslespil") -> dict:
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return {
+            "default": {
+                "BACKEND": "config.cache.FallbackRedisCache",
+                "LOCATION": url,
+                "KEY_PREFIX": prefix,
+                "OPTIONS": {
+                    "socket_connect_timeout": CACHE_SOCKET_TIMEOUT,
+                    "socket_timeout": CACHE_SOCKET_TIMEOUT,
+                },
+            }
         }
-    }
-elif CACHE_URL.startswith("dummy://"):
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
-else:
-    CACHES = {
+    if url.startswith("dummy://"):
+        return {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
+    return {
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
             "LOCATION": "puslespil",
             "OPTIONS": {"MAX_ENTRIES": 5000},
         }
     }
+
+
+CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL") or ""
+CACHES = cache_config(CACHE_URL, os.environ.get("CACHE_PREFIX", "puslespil"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -204,7 +216,7 @@ SECURE = env_bool("SECURE_PROXY", not DEBUG)
 if SECURE:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))

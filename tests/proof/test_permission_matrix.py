@@ -102,6 +102,8 @@ ROUTES = [
     ("POST", f"/api/v1/competitions/{S}/finalise", {}, ONLY_ADMIN),
     # --- public pages --------------------------------------------------------------------
     ("GET", "/", None, EVERYONE),
+    ("GET", "/healthz", None, EVERYONE),
+    ("GET", "/readyz", None, EVERYONE),
     ("GET", "/rules/", None, EVERYONE),
     ("GET", f"/{S}/", None, EVERYONE),
     ("GET", f"/{S}/screen/", None, EVERYONE),

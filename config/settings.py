@@ -158,11 +158,13 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "public:home"
 LOGOUT_REDIRECT_URL = "public:home"
 
-# Login throttling against password guessing (django-axes): 5 failures per user and address
-# lock for 15 minutes.
+# Login throttling against password guessing (django-axes): 5 failures per user and client
+# address (config/proxy.py: the real client behind the TLS proxy) lock for 15 minutes. The
+# head judge unlocks in the control room or with `manage.py axes_reset_username NAME`.
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = 0.25
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "config.proxy.client_ip"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_ENABLED = env_bool("AXES_ENABLED", True)
@@ -213,6 +215,9 @@ SPECTACULAR_SETTINGS = {
 # Behind a TLS-terminating proxy set SECURE_PROXY=1 (production default): secure cookies,
 # HSTS, SSL redirect. Health checks come over plain HTTP from the balancer.
 SECURE = env_bool("SECURE_PROXY", not DEBUG)
+# How many proxies append to X-Forwarded-For in front of the app (config/proxy.py); none
+# when the app is not behind the TLS proxy, so the header is then not believed.
+TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "1")) if SECURE else 0
 if SECURE:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)

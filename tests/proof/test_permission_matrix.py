@@ -147,6 +147,8 @@ ROUTES = [
     ("POST", f"/control/{S}/clock/start", {}, ONLY_ADMIN),
     ("POST", f"/control/{S}/clock/stop", {}, ONLY_ADMIN),
     ("GET", f"/control/{S}/audit/", None, ONLY_ADMIN),
+    ("GET", f"/control/{S}/logins/", None, ONLY_ADMIN),
+    ("POST", f"/control/{S}/logins/unlock", {"username": "m-judge"}, ONLY_ADMIN),
     ("GET", f"/control/{S}/teams/{{team}}/", None, ONLY_ADMIN),
     ("POST", f"/control/{S}/teams/{{team}}/warning", {"reason": "støj"}, ONLY_ADMIN),
     ("POST", f"/control/{S}/teams/{{team}}/disqualify", {"reason": "hjælp"}, ONLY_ADMIN),

@@ -1,13 +1,15 @@
 """Settings, read from the environment with safe development defaults (DESIGN.md "Running").
 
-A fresh clone runs with no variable set: DEBUG on, SQLite under var/, a local-memory cache.
-Production (DEBUG off) refuses to start without SECRET_KEY and ALLOWED_HOSTS.
+DEBUG is off unless set (`make run` and the tests set DEBUG=1; pyproject's pytest `env`).
+Off, the app refuses to start without SECRET_KEY and ALLOWED_HOSTS. Otherwise a fresh clone
+needs no variable: SQLite under var/, a local-memory cache.
 """
 
 import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -25,12 +27,14 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
+DEBUG = env_bool("DEBUG", False)
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG is off (DEBUG=1 for development)."
+        )
     SECRET_KEY = "django-insecure-development-only-key-do-not-use-in-production"
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver" if DEBUG else "")
@@ -60,6 +64,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -230,6 +235,23 @@ if SECURE:
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (django-csp): scripts, styles and everything else only from our own
+# files; no inline script, event-handler attribute or inline style anywhere (tests/hardening/
+# test_csp.py). Images may be data: URIs (the API docs' icons).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+    }
+}
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 14  # a judge stays logged in through the day
 
 # A finish faster than this many pieces per minute per puzzler asks the judge to confirm.

@@ -53,7 +53,7 @@ class FallbackRedisCache(RedisCache):
 
     def _fallback(self, name, exc):
         self.down_until = time.monotonic() + RETRY_SECONDS
-        log.warning(
+        log.error(
             "Shared cache unavailable (%s: %s): %s answered from this process's memory; "
             "Redis is tried again in %.0f s",
             type(exc).__name__,

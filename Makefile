@@ -9,6 +9,9 @@ WORKERS ?= auto
 
 .PHONY: venv run test lint fmt migrations-check messages bench ci
 
+# DEBUG is off unless set (config/settings.py); the demo and the developer's commands set it.
+run migrations-check messages: export DEBUG = 1
+
 $(BIN)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev]'

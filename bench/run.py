@@ -6,15 +6,18 @@ load, all in one run.
 2. Drops and recreates the PostgreSQL database `puslespil_bench`, migrates, and builds a
    running competition of 200 teams x 8 puzzles (clock started 6 hours ago, plausible
    finishes) and 20 judges with API tokens.
-3. Starts gunicorn (3 sync workers, DEBUG off, Redis db 5 as the cache when Redis answers)
-   on a free loopback port and runs wrk (or, without wrk, a small threaded Python load
-   generator) for ~10 s each against /healthz, the standings JSON, the leaderboard page and
-   its htmx fragment; prints requests/s, p50/p99 latency, errors and each ratio to
-   /healthz (target >= 0.8).
+3. Starts its own redis-server on a spare port (no persistence) as the shared cache and
+   gunicorn (3 sync workers, DEBUG off) on a free loopback port, and runs wrk (or, without
+   wrk, a small threaded Python load generator) for ~10 s each against /healthz, the
+   standings JSON, the leaderboard page and its htmx fragment; prints requests/s, p50/p99
+   latency, errors and each ratio to /healthz (target >= 0.8).
 4. The day (bench/day.py): /healthz with 200 connections, then 200 spectators poll the
    standings (half with If-None-Match) while 20 judges post finishes through the API
    (retries with the same request_id, taps twice at once, second taps); prints each
    endpoint's figures and proves in the database that every finish is there exactly once.
+   The chaos part: during the day the bench kills its redis-server, waits a few seconds and
+   starts it again, while a watcher polls every public page; every answer must still be a
+   success (the cache is an optimisation: DESIGN.md "Running") and no finish may be lost.
 
 The server is stopped at the end, whatever happens. Exit status 1 on any error, a lost,
 doubled or changed finish, or a standings JSON ratio below 0.8 (the other ratios below
@@ -45,7 +48,6 @@ DB_NAME = "puslespil_bench"
 SLUG = "bench"
 JUDGES = 20
 ROUNDS = 3  # one endpoint at a time: rounds of every endpoint in turn
-REDIS = ("127.0.0.1", 6379, 5)
 
 sys.path.insert(0, str(ROOT))
 
@@ -108,23 +110,6 @@ def bench_rules(repeat: int = 5) -> dict[int, dict[str, float]]:
 
 
 # --- 2. the database -----------------------------------------------------------------------
-
-
-def redis_available() -> bool:
-    try:
-        with socket.create_connection(REDIS[:2], timeout=0.5) as s:
-            s.sendall(b"PING\r\n")
-            return s.recv(16).startswith(b"+PONG")
-    except OSError:
-        return False
-
-
-def redis_flush() -> None:
-    """Versions restart at 0 in a fresh database: forget the previous run's cache."""
-    with socket.create_connection(REDIS[:2], timeout=2) as s:
-        s.sendall(f"SELECT {REDIS[2]}\r\nFLUSHDB\r\n".encode())
-        time.sleep(0.1)
-        s.recv(64)
 
 
 def recreate_database() -> None:
@@ -229,7 +214,115 @@ def make_judges(tokens: list[str], port: int, pause: float) -> list:
     ]
 
 
-# --- 3. the server and the load ------------------------------------------------------------
+# --- 3. the server, its shared cache and the load -------------------------------------------
+
+
+class OwnRedis:
+    """A redis-server of the bench's own on a spare loopback port, without persistence (a
+    fresh, empty cache each run): the shared cache of the gunicorn it starts, killed and
+    started again during the day (the chaos part)."""
+
+    def __init__(self) -> None:
+        self.binary = shutil.which("redis-server")
+        self.port = free_port()
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [
+                self.binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--loglevel",
+                "warning",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 10
+        while not self.answers():
+            if time.monotonic() > deadline:
+                raise SystemExit(f"redis-server did not answer on port {self.port} within 10 s")
+            time.sleep(0.02)
+
+    def answers(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
+                s.sendall(b"PING\r\n")
+                return s.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def kill(self) -> None:
+        """As a crash: SIGKILL, no goodbye to the clients."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+
+def chaos(redis: OwnRedis, day_started: float, at: float, down: float, events: dict) -> None:
+    """`at` seconds into the day kill Redis; `down` seconds later start it again."""
+    time.sleep(max(0.0, day_started + at - time.monotonic()))
+    redis.kill()
+    events["stopped"] = time.monotonic() - day_started
+    time.sleep(down)
+    events["restarting"] = time.monotonic() - day_started
+    redis.start()
+    events["back"] = time.monotonic() - day_started
+
+
+PUBLIC = ("leaderboard", "big screen", "fragment", "team page", "results.csv", "standings API")
+
+
+def watch_public(base: str, team_id: int, day_started: float, deadline: float) -> list:
+    """A spectator of every kind at once (the leaderboard, the big screen and its fragment,
+    a team page, results.csv, the standings API), each polling for the whole day: a list
+    of (seconds into the day, page, status or the error's name)."""
+    import http.client
+
+    paths = {
+        "leaderboard": (f"/{SLUG}/", {}),
+        "big screen": (f"/{SLUG}/screen/", {}),
+        "fragment": (f"/{SLUG}/", {"HX-Request": "true"}),
+        "team page": (f"/{SLUG}/teams/{team_id}/", {}),
+        "results.csv": (f"/{SLUG}/results.csv", {}),
+        "standings API": (f"/api/v1/competitions/{SLUG}/standings", {}),
+    }
+    host, port = base.removeprefix("http://").split(":")
+    seen: list = []
+
+    def poll(name: str) -> None:
+        path, headers = paths[name]
+        while time.monotonic() < deadline:
+            conn = http.client.HTTPConnection(host, int(port), timeout=10)
+            try:
+                conn.request("GET", path, headers={"Accept-Encoding": "gzip", **headers})
+                response = conn.getresponse()
+                response.read()
+                status: int | str = response.status
+            except (OSError, http.client.HTTPException) as exc:
+                status = type(exc).__name__
+            finally:
+                conn.close()
+            seen.append((time.monotonic() - day_started, name, status))
+
+    threads = [threading.Thread(target=poll, args=(name,)) for name in PUBLIC]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return sorted(seen)
 
 
 def warm_up(urls: list[str], seconds: float = 3) -> None:
@@ -497,6 +590,18 @@ def main() -> int:  # noqa: C901, PLR0915 - one run, told in order
         "--judge-pause", type=float, default=0.5, help="the day: mean seconds between taps (0.5)"
     )
     parser.add_argument("--workers", type=int, default=3, help="gunicorn sync workers (3)")
+    parser.add_argument(
+        "--chaos-seconds",
+        type=float,
+        default=5,
+        help="the day: seconds Redis is down (5; 0: no chaos part)",
+    )
+    parser.add_argument(
+        "--chaos-at",
+        type=float,
+        default=None,
+        help="the day: seconds into the day Redis is killed (a third of the day)",
+    )
     parser.add_argument("--python-load", action="store_true", help="skip wrk")
     parser.add_argument("--keep-db", action="store_true", help="keep puslespil_bench afterwards")
     args = parser.parse_args()
@@ -523,7 +628,10 @@ def main() -> int:  # noqa: C901, PLR0915 - one run, told in order
         "what the memory hierarchy adds here"
     )
 
-    use_redis = redis_available()
+    redis = OwnRedis()
+    use_redis = bool(redis.binary)
+    if use_redis:
+        redis.start()
     env = {
         **os.environ,
         "DATABASE_URL": f"{PG}/{DB_NAME}",
@@ -533,15 +641,13 @@ def main() -> int:  # noqa: C901, PLR0915 - one run, told in order
         "SECURE_PROXY": "0",
         "CONN_MAX_AGE": "60",
         "LOG_LEVEL": "ERROR",
-        "CACHE_URL": "redis://{}:{}/{}".format(*REDIS) if use_redis else "",
+        "CACHE_URL": redis.url if use_redis else "",
         "CACHE_PREFIX": "bench",
         "DJANGO_SETTINGS_MODULE": "config.settings",
     }
     os.environ.update(env)
     print(f"\n== PostgreSQL database {DB_NAME}: drop, create, migrate")
     recreate_database()
-    if use_redis:
-        redis_flush()
     import django
 
     django.setup()
@@ -561,7 +667,11 @@ def main() -> int:  # noqa: C901, PLR0915 - one run, told in order
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    cache_name = f"Redis db {REDIS[2]}" if use_redis else "process-local memory (no Redis)"
+    cache_name = (
+        f"its own redis-server on port {redis.port}"
+        if use_redis
+        else "process-local memory (redis-server not found: no chaos part)"
+    )
     print(f"\n== gunicorn, {args.workers} sync workers, on {base}; cache: {cache_name}")
     server_log = open(ROOT / "var" / "bench-gunicorn.log", "w")  # noqa: SIM115
     server = subprocess.Popen(
@@ -658,8 +768,33 @@ def main() -> int:  # noqa: C901, PLR0915 - one run, told in order
         competition = Competition.objects.get(slug=SLUG)
         version_before = competition.standings_version
         judges = make_judges(tokens, port, args.judge_pause)
+        team_id = competition.teams.order_by("table").values_list("pk", flat=True).first()
         connections.close_all()
+        day_started = time.monotonic()
+        day["chaos"] = {}
+        side = []
+        if use_redis and args.chaos_seconds > 0:
+            at = args.day_seconds / 3 if args.chaos_at is None else args.chaos_at
+            side.append(
+                threading.Thread(
+                    target=chaos,
+                    args=(redis, day_started, at, args.chaos_seconds, day["chaos"]),
+                )
+            )
+        watched: list = []
+        side.append(
+            threading.Thread(
+                target=lambda: watched.extend(
+                    watch_public(base, team_id, day_started, day_started + args.day_seconds)
+                )
+            )
+        )
+        for t in side:
+            t.start()
         day["spectators"] = run_the_day(wrk, port, judges, args)
+        for t in side:
+            t.join()
+        day["watched"] = watched
         day["judges"] = judges_summary(judges, args.day_seconds)
         print(f"  done; {day['judges']['created']} finishes posted", flush=True)
         day["healthz"].append(load(wrk, f"{base}/healthz", {}, half_time, args.spectators))
@@ -672,6 +807,7 @@ def main() -> int:  # noqa: C901, PLR0915 - one run, told in order
         day["served"] = served_standings_match(base)
     finally:
         stop_server()
+        redis.kill()
         server_log.close()
         if not args.keep_db:
             connections.close_all()
@@ -776,6 +912,7 @@ def main() -> int:  # noqa: C901, PLR0915 - one run, told in order
         lost_or_doubled += 1
         print("  MISMATCH: fewer standings versions than finishes")
     ok, detail = day["served"]
+    watch_errors = chaos_report(day, use_redis)
     print(
         f"  served standings after the load match the database: {'yes' if ok else 'NO'} ({detail})"
     )
@@ -796,12 +933,53 @@ def main() -> int:  # noqa: C901, PLR0915 - one run, told in order
             print(f"  {rules_ms:.1f} ms: {verdict} than {label}: {p50:.2f} ms")
 
     errors = sum(r["errors"] for _n, r in results) + hz["errors"]
-    errors += sp["etag"]["errors"] + sp["plain"]["errors"] + jd["errors"]
+    errors += sp["etag"]["errors"] + sp["plain"]["errors"] + jd["errors"] + watch_errors
     print(f"\n  errors (non-2xx/3xx, socket, unexpected answers): {errors}")
     print(f"  lost, doubled or changed finishes: {lost_or_doubled}")
     print(f"  ratios below 0.8 x /healthz: {', '.join(missed) or 'none'}")
     print(f"  {load_average()}; {time.monotonic() - started:.0f} s in all")
     return 1 if failed or errors or lost_or_doubled else 0
+
+
+def chaos_report(day: dict, use_redis: bool) -> int:
+    """Print what the spectators got while Redis was down; return the failed answers."""
+    events, watched = day["chaos"], day["watched"]
+    if events:
+        print(
+            f"\n  chaos: Redis killed {events['stopped']:.1f} s into the day, started again "
+            f"{events['restarting'] - events['stopped']:.1f} s later (answering "
+            f"{events['back'] - events['restarting']:.2f} s after that)"
+        )
+    elif use_redis:
+        print("\n  chaos: off (--chaos-seconds 0)")
+    else:
+        print("\n  chaos: no redis-server, so no shared cache to lose")
+
+    def summary(rows) -> str:
+        counts: dict = {}
+        for _t, _name, status in rows:
+            counts[status] = counts.get(status, 0) + 1
+        return ", ".join(f"{n} x {s}" for s, n in sorted(counts.items(), key=str)) or "none"
+
+    if events:
+        down = [w for w in watched if events["stopped"] <= w[0] <= events["back"]]
+        print(
+            f"  public pages polled while Redis was down ({', '.join(PUBLIC)}): "
+            f"{len(down)} requests, {summary(down)}"
+        )
+    print(
+        f"  public pages polled during the whole day: {len(watched)} requests, {summary(watched)}"
+    )
+    log = (ROOT / "var" / "bench-gunicorn.log").read_text(errors="replace")
+    fallbacks = log.count("Shared cache unavailable")
+    print(
+        f'  gunicorn logged {fallbacks} "Shared cache unavailable" errors (a worker answering '
+        "from its own memory, trying Redis again 2 s later)"
+    )
+    bad = [w for w in watched if not (isinstance(w[2], int) and 200 <= w[2] < 400)]
+    for t, name, status in bad[:10]:
+        print(f"  public page error: {name} {status} at {t:.1f} s")
+    return len(bad)
 
 
 def load_average() -> str:

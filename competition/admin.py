@@ -1,20 +1,21 @@
+"""Competition data changes only through the services (audited): read-only here."""
+
 from django.contrib import admin
 
 from competition.models import Competition, Member, Puzzle, Team
+from config.admin import ReadOnlyAdmin, ReadOnlyInline
 
 
-class PuzzleInline(admin.TabularInline):
+class PuzzleInline(ReadOnlyInline):
     model = Puzzle
-    extra = 0
 
 
-class MemberInline(admin.TabularInline):
+class MemberInline(ReadOnlyInline):
     model = Member
-    extra = 0
 
 
 @admin.register(Competition)
-class CompetitionAdmin(admin.ModelAdmin):
+class CompetitionAdmin(ReadOnlyAdmin):
     list_display = (
         "name",
         "slug",
@@ -27,20 +28,18 @@ class CompetitionAdmin(admin.ModelAdmin):
     )
     list_filter = ("starts_at", "finalised_at")
     search_fields = ("name", "slug", "venue")
-    prepopulated_fields = {"slug": ("name",)}
-    readonly_fields = ("standings_version", "finalised_at", "finalised_by", "created_at")
     inlines = [PuzzleInline]
 
 
 @admin.register(Puzzle)
-class PuzzleAdmin(admin.ModelAdmin):
+class PuzzleAdmin(ReadOnlyAdmin):
     list_display = ("competition", "position", "title", "brand", "pieces")
     list_filter = ("competition",)
     search_fields = ("title", "brand")
 
 
 @admin.register(Team)
-class TeamAdmin(admin.ModelAdmin):
+class TeamAdmin(ReadOnlyAdmin):
     list_display = (
         "table",
         "name",
@@ -59,13 +58,11 @@ class TeamAdmin(admin.ModelAdmin):
     )
     search_fields = ("name", "members__name", "contact_name", "contact_email")
     list_select_related = ("competition",)
-    # Disqualification is a judging decision: it goes through the control room's service.
-    readonly_fields = ("disqualified", "disqualified_reason")
     inlines = [MemberInline]
 
 
 @admin.register(Member)
-class MemberAdmin(admin.ModelAdmin):
+class MemberAdmin(ReadOnlyAdmin):
     list_display = ("name", "team", "under_15", "guardian")
     list_filter = ("under_15", "team__competition")
     search_fields = ("name", "guardian", "team__name")

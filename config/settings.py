@@ -1,13 +1,15 @@
 """Settings, read from the environment with safe development defaults (DESIGN.md "Running").
 
-A fresh clone runs with no variable set: DEBUG on, SQLite under var/, a local-memory cache.
-Production (DEBUG off) refuses to start without SECRET_KEY and ALLOWED_HOSTS.
+DEBUG is off unless set (`make run` and the tests set DEBUG=1; pyproject's pytest `env`).
+Off, the app refuses to start without SECRET_KEY and ALLOWED_HOSTS. Otherwise a fresh clone
+needs no variable: SQLite under var/, a local-memory cache.
 """
 
 import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -25,12 +27,14 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
+DEBUG = env_bool("DEBUG", False)
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG is off (DEBUG=1 for development)."
+        )
     SECRET_KEY = "django-insecure-development-only-key-do-not-use-in-production"
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver" if DEBUG else "")
@@ -39,7 +43,7 @@ if not DEBUG and not ALLOWED_HOSTS:
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "config.apps.AdminConfig",  # django.contrib.admin with the read-only site (config/admin.py)
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -60,6 +64,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -112,25 +117,37 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Cache: shared Redis when CACHE_URL or REDIS_URL is set, else process-local memory.
 # Correctness never depends on it: keys carry the standings version from the database.
-CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL") or ""
-if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": CACHE_URL,
-            "KEY_PREFIX": os.environ.get("CACHE_PREFIX", "puslespil"),
+# A dead or slow Redis costs one short timeout, then the process's own memory answers for
+# a few seconds (config/cache.py) and the error is logged.
+CACHE_SOCKET_TIMEOUT = float(os.environ.get("CACHE_SOCKET_TIMEOUT", "0.25"))
+
+
+def cache_config(url: str, prefix: str = "puslespil") -> dict:
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return {
+            "default": {
+                "BACKEND": "config.cache.FallbackRedisCache",
+                "LOCATION": url,
+                "KEY_PREFIX": prefix,
+                "OPTIONS": {
+                    "socket_connect_timeout": CACHE_SOCKET_TIMEOUT,
+                    "socket_timeout": CACHE_SOCKET_TIMEOUT,
+                },
+            }
         }
-    }
-elif CACHE_URL.startswith("dummy://"):
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
-else:
-    CACHES = {
+    if url.startswith("dummy://"):
+        return {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
+    return {
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
             "LOCATION": "puslespil",
             "OPTIONS": {"MAX_ENTRIES": 5000},
         }
     }
+
+
+CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL") or ""
+CACHES = cache_config(CACHE_URL, os.environ.get("CACHE_PREFIX", "puslespil"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -146,11 +163,13 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "public:home"
 LOGOUT_REDIRECT_URL = "public:home"
 
-# Login throttling against password guessing (django-axes): 5 failures per user and address
-# lock for 15 minutes.
+# Login throttling against password guessing (django-axes): 5 failures per user and client
+# address (config/proxy.py: the real client behind the TLS proxy) lock for 15 minutes. The
+# head judge unlocks in the control room or with `manage.py axes_reset_username NAME`.
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = 0.25
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "config.proxy.client_ip"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_ENABLED = env_bool("AXES_ENABLED", True)
@@ -201,10 +220,13 @@ SPECTACULAR_SETTINGS = {
 # Behind a TLS-terminating proxy set SECURE_PROXY=1 (production default): secure cookies,
 # HSTS, SSL redirect. Health checks come over plain HTTP from the balancer.
 SECURE = env_bool("SECURE_PROXY", not DEBUG)
+# How many proxies append to X-Forwarded-For in front of the app (config/proxy.py); none
+# when the app is not behind the TLS proxy, so the header is then not believed.
+TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "1")) if SECURE else 0
 if SECURE:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
@@ -213,6 +235,23 @@ if SECURE:
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (django-csp): scripts, styles and everything else only from our own
+# files; no inline script, event-handler attribute or inline style anywhere (tests/hardening/
+# test_csp.py). Images may be data: URIs (the API docs' icons).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+    }
+}
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 14  # a judge stays logged in through the day
 
 # A finish faster than this many pieces per minute per puzzler asks the judge to confirm.

@@ -10,6 +10,7 @@ from config import views
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
+    path("readyz", views.readyz, name="readyz"),
     # The language switch is on every public page; all a forged request could do is change
     # someone's language, so it needs no CSRF token (and cached pages carry none).
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),

@@ -2,18 +2,8 @@
 
 from django.contrib import admin
 
+from config.admin import ReadOnlyAdmin
 from judging.models import AuditEntry, Count, Finish, Objection, Warning
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Finish)

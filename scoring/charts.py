@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 
 from scoring.rules import format_hms
 
+# The legend's swatches repeat these as classes .s0-.s6 in static/css/public.css.
 COLOURS = ("#1f5f8b", "#c0392b", "#1e7b3c", "#b26a00", "#6c3483", "#117a65", "#7f8c8d")
 W, H = 720, 300
 LEFT, RIGHT, TOP, BOTTOM = 64, 16, 16, 36
@@ -85,8 +86,7 @@ def race_chart(body: dict, *, top: int = 5, team_id: int | None = None) -> SafeS
             )
     out.append("</svg>")
     legend = "".join(
-        f'<li><span class="swatch" style="background:{COLOURS[i % len(COLOURS)]}"></span>'
-        f"{escape(r['team']['name'])}</li>"
+        f'<li><span class="swatch s{i % len(COLOURS)}"></span>{escape(r["team"]["name"])}</li>'
         for i, (r, _p, _c) in enumerate(lines)
     )
     return mark_safe(f'{"".join(out)}<ul class="chart-legend">{legend}</ul>')  # noqa: S308

@@ -80,7 +80,7 @@ class ChampionshipDay(RuleBasedStateMachine):
         from competition.management.commands.create_staff import staff_upsert
 
         self.now = T0 - timedelta(minutes=5)
-        self._clock = mock.patch("django.utils.timezone.now", lambda: self.now)
+        self._clock = mock.patch("django.utils.timezone.now", new=self.clock_now)
         self._clock.start()
         for model in (Objection, Finish, Count, Warning, RequestId, AuditEntry, Competition):
             model.objects.all().delete()
@@ -103,6 +103,9 @@ class ChampionshipDay(RuleBasedStateMachine):
         self.sent: dict[UUID, tuple] = {}
         self.created: dict[UUID, int] = {}
         self.cancelled: set[UUID] = set()
+
+    def clock_now(self) -> datetime:
+        return self.now
 
     def teardown(self):
         self._clock.stop()

@@ -109,6 +109,8 @@ ROUTES = [
     ("POST", f"/api/v1/competitions/{S}/finalise", {}, ONLY_ADMIN),
     # --- public pages --------------------------------------------------------------------
     ("GET", "/", None, EVERYONE),
+    ("GET", "/healthz", None, EVERYONE),
+    ("GET", "/readyz", None, EVERYONE),
     ("GET", "/rules/", None, EVERYONE),
     ("GET", f"/{S}/", None, EVERYONE),
     ("GET", f"/{S}/screen/", None, EVERYONE),
@@ -153,6 +155,8 @@ ROUTES = [
     ("POST", f"/control/{S}/clock/correct", {"started_at": "2026-11-28T10:00:00"}, ONLY_ADMIN),
     ("POST", f"/control/{S}/clock/stop", {}, ONLY_ADMIN),
     ("GET", f"/control/{S}/audit/", None, ONLY_ADMIN),
+    ("GET", f"/control/{S}/logins/", None, ONLY_ADMIN),
+    ("POST", f"/control/{S}/logins/unlock", {"username": "m-judge"}, ONLY_ADMIN),
     ("GET", f"/control/{S}/teams/{{team}}/", None, ONLY_ADMIN),
     ("POST", f"/control/{S}/teams/{{team}}/warning", {"reason": "støj"}, ONLY_ADMIN),
     ("POST", f"/control/{S}/teams/{{team}}/disqualify", {"reason": "hjælp"}, ONLY_ADMIN),

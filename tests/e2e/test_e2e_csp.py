@@ -1,0 +1,66 @@
+"""The Content-Security-Policy in a real browser: Chromium refuses nothing on the pages
+(no inline script or style, nothing injected by htmx, the API docs' Swagger UI included)
+and the pages still work (the leaderboard's live part, the judge's cards)."""
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
+
+from judging.models import Count, Finish, Objection
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def world(competition, teams, start_clock):
+    start_clock(competition, ago=timedelta(minutes=45))
+    puzzle = competition.puzzles.get(position=1)
+    finish = Finish.objects.create(team=teams[0], puzzle=puzzle, elapsed_seconds=1500)
+    Count.objects.create(team=teams[1], puzzle=puzzle, pieces=240)
+    Objection.objects.create(team=teams[0], finish=finish, text="for sent")
+    competition.refresh_from_db()
+    competition.bump_standings()
+    return competition
+
+
+def test_no_page_breaks_the_policy(page, live_server, login, world, teams, judge, admin_user):
+    refused = []
+    page.on(
+        "console",
+        lambda msg: (
+            refused.append(f"{page.url}: {msg.text}")
+            if "Content Security Policy" in msg.text
+            else None
+        ),
+    )
+    s = world.slug
+    base = live_server.url
+    for path in (f"/{s}/", f"/{s}/screen/", f"/{s}/teams/{teams[0].pk}/", "/api/docs/"):
+        page.goto(base + path)
+        page.wait_for_load_state("networkidle")
+    expect(page.locator("#swagger-ui .info")).to_be_visible()
+    page.goto(f"{base}/{s}/")
+    expect(page.locator(".chart-legend .swatch.s0")).to_be_visible()
+    expect(page.locator(".bars .b.k rect")).to_have_count(1)
+
+    login(page.context, judge)
+    page.goto(f"{base}/judge/{s}/")
+    page.wait_for_load_state("networkidle")
+    expect(page.locator("body")).to_contain_text(teams[0].name)
+
+    superuser = get_user_model().objects.create_superuser("chef", password="x")
+    login(page.context, admin_user)
+    for path in (f"/control/{s}/", f"/control/{s}/logins/", f"/objections/{s}/official/"):
+        page.goto(base + path)
+        page.wait_for_load_state("networkidle")
+    login(page.context, superuser)
+    for path in (
+        "/admin/",
+        "/admin/competition/team/",
+        f"/admin/competition/team/{teams[0].pk}/change/",
+    ):
+        page.goto(base + path)
+        page.wait_for_load_state("networkidle")
+    assert refused == []

@@ -1,0 +1,143 @@
+"""The shared cache is an optimisation (DESIGN.md "Running", issue 11 defect 8): with Redis
+dead or slow every public page and answer is still served, computed or from the process's
+own memory, and the error is logged."""
+
+import logging
+import socket
+import threading
+import time
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+
+from config.settings import cache_config
+from judging.models import Finish
+from scoring.selectors import memo_clear
+
+
+@pytest.fixture
+def running(competition, teams, start_clock):
+    start_clock(competition, ago=timedelta(minutes=40))
+    Finish.objects.create(
+        team=teams[0], puzzle=competition.puzzles.get(position=1), elapsed_seconds=1500
+    )
+    competition.refresh_from_db()
+    competition.bump_standings()
+    return competition
+
+
+@pytest.fixture
+def closed_port():
+    """A port nobody listens on: a connection is refused at once."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        yield s.getsockname()[1]
+
+
+@pytest.fixture
+def silent_port():
+    """A port that accepts connections and never answers (a hung Redis); each connection
+    is closed after 5 s, so a client without a read timeout waits 5 s, then fails."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(64)
+    held, done = [], threading.Event()
+
+    def accept():
+        server.settimeout(0.1)
+        while not done.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                continue
+            held.append(conn)
+            threading.Timer(5, conn.close).start()
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield server.getsockname()[1]
+    done.set()
+    thread.join()
+    for conn in held:
+        conn.close()
+    server.close()
+
+
+def use_redis_at(settings, port):
+    from django.core.cache import cache
+
+    settings.CACHES = cache_config(f"redis://127.0.0.1:{port}/0", prefix="test-cache-down")
+    cache.local.clear()  # this process's memory of an earlier test with the same port
+    memo_clear()
+
+
+def public_paths(competition, team_id):
+    slug = competition.slug
+    return [
+        ("/", {}),
+        (f"/{slug}/", {}),
+        (f"/{slug}/", {"HTTP_HX_REQUEST": "true"}),
+        (f"/{slug}/", {"HTTP_ACCEPT_ENCODING": "gzip"}),
+        (f"/{slug}/screen/", {}),
+        (f"/{slug}/screen/", {"HTTP_HX_REQUEST": "true"}),
+        (f"/{slug}/teams/{team_id}/", {}),
+        (f"/{slug}/results.csv", {}),
+        (f"/api/v1/competitions/{slug}/standings", {}),
+        (f"/api/v1/competitions/{slug}/standings", {"HTTP_ACCEPT_ENCODING": "gzip"}),
+    ]
+
+
+@pytest.mark.django_db
+def test_dead_redis_serves_every_public_page_defect_8(
+    settings, running, teams, closed_port, caplog
+):
+    use_redis_at(settings, closed_port)
+    client = Client(raise_request_exception=False)
+    with caplog.at_level(logging.WARNING):
+        for path, headers in public_paths(running, teams[0].pk):
+            response = client.get(path, **headers)
+            assert response.status_code == 200, (path, headers, response.status_code)
+            memo_clear()  # as another process would: no reuse of this one's memo
+    api = client.get(f"/api/v1/competitions/{running.slug}/standings").json()
+    assert api["standings"][0]["team"]["id"] == teams[0].pk
+    assert api["standings"][0]["finished"] == 1
+    assert any("cache" in r.getMessage().lower() for r in caplog.records), caplog.text
+
+
+@pytest.mark.django_db
+def test_dead_redis_staff_pages_and_writes_still_work(settings, running, teams, closed_port, judge):
+    use_redis_at(settings, closed_port)
+    client = Client(raise_request_exception=False)
+    client.force_login(judge)
+    assert client.get(f"/{running.slug}/").status_code == 200
+    assert client.get(f"/judge/{running.slug}/").status_code == 200
+    response = client.post(
+        f"/api/v1/competitions/{running.slug}/finishes/",
+        {"team": teams[1].pk, "puzzle": 1, "elapsed_seconds": 1800, "confirm_implausible": True},
+        content_type="application/json",
+    )
+    assert response.status_code == 201, response.content
+    # The writer's own next read is current, computed without the cache.
+    body = client.get(f"/api/v1/competitions/{running.slug}/standings").json()
+    assert {row["team"]["id"]: row["finished"] for row in body["standings"]}[teams[1].pk] == 1
+
+
+@pytest.mark.django_db
+def test_hung_redis_costs_a_short_timeout_not_a_hang(settings, running, teams, silent_port):
+    use_redis_at(settings, silent_port)
+    client = Client(raise_request_exception=False)
+    for path, headers in public_paths(running, teams[0].pk):
+        started = time.monotonic()
+        response = client.get(path, **headers)
+        took = time.monotonic() - started
+        assert response.status_code == 200, (path, response.status_code)
+        assert took < 2, (path, took)  # a 0.25 s timeout, then this process's own memory
+
+
+@pytest.mark.django_db
+def test_readyz_says_ready_with_the_cache_down_and_names_it(settings, closed_port, client):
+    use_redis_at(settings, closed_port)
+    response = client.get("/readyz")
+    assert response.status_code == 200
+    assert response.json() == {"ok": True, "database": "ok", "cache": "down"}

@@ -1,0 +1,143 @@
+"""A Content-Security-Policy on every page (django-csp; issue 11 "What it must do" 12):
+scripts and styles only from our own files, so every page must work without inline
+script, event-handler attributes, inline style attributes or `<style>` blocks."""
+
+from datetime import timedelta
+from html.parser import HTMLParser
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from judging.models import Count, Finish, Objection
+from tests.factories import PuzzleFactory
+
+
+class InlineFinder(HTMLParser):
+    """What a strict policy (no 'unsafe-inline') would block in a page."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.found: list[str] = []
+        self.in_inline_script = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        data_block = attrs.get("type") == "application/json"  # json_script: never run
+        if tag == "script" and not attrs.get("src") and not data_block:
+            self.found.append(f"<script> without src: {attrs}")
+        if tag == "style":
+            self.found.append("<style> block")
+        for name, value in attrs.items():
+            if name.startswith("on"):
+                self.found.append(f"<{tag} {name}={value!r}>")
+            if name == "style":
+                self.found.append(f"<{tag} style={value!r}>")
+            if name in ("href", "src", "action") and (value or "").lower().startswith(
+                "javascript:"
+            ):
+                self.found.append(f"<{tag} {name}={value!r}>")
+
+
+def inline_parts(html: str) -> list[str]:
+    finder = InlineFinder()
+    finder.feed(html)
+    return finder.found
+
+
+@pytest.fixture
+def world(competition, teams, start_clock, judge, desk, admin_user):
+    """A running competition of 6 puzzles (the official results print in landscape) with a
+    finish (the race chart and its legend), a count (a part-filled bar) and an objection."""
+    for position in (4, 5, 6):
+        PuzzleFactory(competition=competition, position=position, pieces=500)
+    start_clock(competition, ago=timedelta(minutes=45))
+    puzzle = competition.puzzles.get(position=1)
+    finish = Finish.objects.create(team=teams[0], puzzle=puzzle, elapsed_seconds=1500)
+    Count.objects.create(team=teams[1], puzzle=puzzle, pieces=240)
+    objection = Objection.objects.create(team=teams[0], finish=finish, text="for sent")
+    competition.refresh_from_db()
+    competition.bump_standings()
+    superuser = get_user_model().objects.create_superuser("chef", password="x")
+    return {
+        "competition": competition,
+        "team": teams[0],
+        "objection": objection,
+        "users": {"judge": judge, "desk": desk, "admin": admin_user, "superuser": superuser},
+    }
+
+
+def pages(world):
+    s, team, objection = world["competition"].slug, world["team"].pk, world["objection"].pk
+    return [
+        (None, "/", {}),
+        (None, "/rules/", {}),
+        (None, f"/{s}/", {}),
+        (None, f"/{s}/", {"HTTP_HX_REQUEST": "true"}),
+        (None, f"/{s}/screen/", {}),
+        (None, f"/{s}/screen/", {"HTTP_HX_REQUEST": "true"}),
+        (None, f"/{s}/teams/{team}/", {}),
+        (None, "/accounts/login/", {}),
+        (None, "/findes-ikke/", {}),
+        ("judge", f"/{s}/", {}),
+        ("judge", f"/judge/{s}/", {}),
+        ("judge", f"/judge/{s}/board/", {"HTTP_HX_REQUEST": "true"}),
+        ("desk", f"/desk/{s}/", {}),
+        ("desk", f"/desk/{s}/teams/new/", {}),
+        ("desk", f"/desk/{s}/teams/{team}/", {}),
+        ("desk", f"/desk/{s}/refunds/", {}),
+        ("desk", f"/desk/{s}/import/", {}),
+        ("desk", f"/desk/{s}/cards/", {}),
+        ("desk", f"/objections/{s}/new/", {}),
+        ("desk", f"/objections/{s}/official/", {}),
+        ("desk", f"/control/{s}/", {}),  # 403 page
+        ("admin", "/desk/new/", {}),
+        ("admin", f"/desk/{s}/setup/", {}),
+        ("admin", f"/control/{s}/", {}),
+        ("admin", f"/control/{s}/audit/", {}),
+        ("admin", f"/control/{s}/logins/", {}),
+        ("admin", f"/control/{s}/teams/{team}/", {}),
+        ("admin", f"/objections/{s}/{objection}/resolve/", {}),
+        ("admin", "/admin/", {}),
+        ("admin", "/admin/competition/team/", {}),
+        ("admin", f"/admin/competition/team/{team}/change/", {}),
+        ("admin", "/admin/judging/auditentry/", {}),
+        ("superuser", "/admin/auth/user/", {}),
+        (None, "/api/docs/", {}),
+    ]
+
+
+@pytest.mark.django_db
+def test_every_page_has_the_policy_and_nothing_inline_it_would_block(client, world):
+    problems = {}
+    for role, path, headers in pages(world):
+        client.logout()
+        if role:
+            client.force_login(world["users"][role])
+        response = client.get(path, **headers)
+        assert response.status_code in (200, 403, 404), (role, path, response.status_code)
+        policy = response.get("Content-Security-Policy", "")
+        assert "script-src 'self'" in policy, (path, policy)
+        assert "style-src 'self'" in policy, (path, policy)
+        assert "unsafe-inline" not in policy and "unsafe-eval" not in policy, (path, policy)
+        found = inline_parts(response.content.decode())
+        if found:
+            problems[f"{role or 'anonymous'} {path}"] = found
+    assert problems == {}, "\n".join(f"{k}: {v}" for k, v in problems.items())
+
+
+@pytest.mark.django_db
+def test_api_docs_load_their_setup_from_a_file(client):
+    """Swagger UI's start-up script is a file of its own (no inline script)."""
+    body = client.get("/api/docs/").content.decode()
+    assert inline_parts(body) == []
+    assert "swagger-ui" in body
+    script = client.get("/api/docs/?script=")
+    assert script.status_code == 200
+    assert script["Content-Type"].startswith("application/javascript")
+    assert b"SwaggerUIBundle" in script.content
+
+
+def test_htmx_injects_no_indicator_style(client, db):
+    """htmx adds a <style> element for its indicators unless told not to (a CSP refusal)."""
+    body = client.get("/").content.decode()
+    assert '<meta name="htmx-config" content=\'{"includeIndicatorStyles":false,' in body

@@ -21,7 +21,7 @@ from competition.models import Competition, Team
 from judging.audit import audit_record
 from scoring.rules import format_hms
 
-__all__ = ["clock_correct", "clock_start", "clock_stop", "has_registrations"]
+__all__ = ["clock_correct", "clock_start", "clock_stop"]
 
 
 def _clock(competition: Competition) -> dict:
@@ -64,7 +64,7 @@ def _check_start(competition: Competition, started_at: datetime, now: datetime) 
         )
 
 
-def has_registrations(competition: Competition) -> bool:
+def _has_registrations(competition: Competition) -> bool:
     """Has any team of `competition` a finish or a count? (Through the teams' relations.)"""
     teams = Team.objects.filter(competition=competition)
     return (
@@ -135,7 +135,7 @@ def clock_correct(*, competition: Competition, by, started_at: datetime) -> Comp
         raise Refusal(
             "clock_stopped", _("The clock has already stopped; the start can no longer be moved.")
         )
-    if has_registrations(competition):
+    if _has_registrations(competition):
         raise Refusal(
             "has_finishes",
             _(

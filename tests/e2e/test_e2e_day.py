@@ -163,9 +163,15 @@ def test_e2e_day_the_whole_championship(
     expect(admin.locator("#clock .badge")).to_have_text("Uret kører")
     assert Competition.objects.get(pk=day.pk).started_at is not None
     snap(admin, "control-clock-started")
-    # Waiting 90 minutes for a plausible 500-piece finish is too long: the start moves back
-    # in the database (a model update, not a page), before the judge and spectator open.
-    Competition.objects.filter(pk=day.pk).update(started_at=timezone.now() - timedelta(minutes=90))
+    # DAY.md: "they correct the start" (R4), in the control room, while nothing is
+    # registered. Waiting 90 minutes for a plausible 500-piece finish is too long, so the
+    # correction moves the start 90 minutes back, before the judge and spectator open.
+    really = timezone.localtime(timezone.now() - timedelta(minutes=90)).replace(microsecond=0)
+    admin.locator("summary", has_text="Ret starttidspunkt").click()
+    admin.fill("#id_started_at", really.strftime("%Y-%m-%dT%H:%M:%S"))
+    admin.locator("form", has=admin.locator("#id_started_at")).get_by_role("button").click()
+    expect(messages(admin)).to_contain_text(f"Starttidspunktet er rettet til {really:%H:%M:%S}")
+    assert Competition.objects.get(pk=day.pk).started_at == really
 
     # A spectator's phone, no login, scrolled down the standings.
     phone = open_as(new_context, login, None, PHONE)

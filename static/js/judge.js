@@ -346,13 +346,17 @@
     const done = justDone.map((id) => justDoneEntries.get(id)).filter(Boolean);
     const all = done.concat(entries).sort((a, b) => a.created_ms - b.created_ms);
     const status = document.getElementById("cards")?.dataset.status || clock.status;
+    // another judge's taps waiting on this tablet: a dot on their cards too
+    const othersTeams = new Set(
+      JudgeOutbox.othersWaiting(store, cfg.slug, cfg.user).flatMap((o) => outboxOf(o.user).map((e) => e.team)),
+    );
     document.querySelectorAll(".jcard").forEach((card) => {
       // the chosen tables at once, before (or without) the server's filtered cards
       card.hidden = tables.length > 0 && !tables.includes(Number(card.dataset.table));
       const team = Number(card.dataset.team);
       const mine = all.filter((e) => e.team === team);
       const waiting = entries.filter((e) => e.team === team);
-      card.querySelector('[data-role="dot"]').hidden = waiting.length === 0;
+      card.querySelector('[data-role="dot"]').hidden = waiting.length === 0 && !othersTeams.has(team);
       card.classList.toggle("jcard-waiting", waiting.length > 0);
       let pos = Number(card.dataset.finished) + 1;
       let since = Number(card.dataset.since);

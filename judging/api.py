@@ -31,6 +31,7 @@ from judging.services import (
     finish_correct,
     finish_delete,
     finish_register,
+    request_cancel,
     team_disqualify,
     team_reinstate,
     warning_log,
@@ -50,6 +51,11 @@ _REFUSAL = inline_serializer(
         "plausibility": serializers.DictField(
             required=False,
             help_text="implausible: pieces_per_minute_per_puzzler, limit, puzzlers, seconds.",
+        ),
+        "outcome": serializers.ChoiceField(
+            ["deleted", "voided", "cancelled"],
+            required=False,
+            help_text="undone: what became of the record the request created.",
         ),
     },
 )
@@ -379,7 +385,8 @@ class FinishListView(_CompetitionAPIView):
             "minute per puzzler since the previous finish) is above the configured limit; "
             "the body's `plausibility` gives the pace; send it again with "
             "`confirm_implausible: true` to save it. The same `request_id` again answers 200 "
-            "with the first answer and `Idempotent-Replayed: true`; with a different body 422."
+            "with the first answer and `Idempotent-Replayed: true`; with a different body 422; "
+            "once what it registered was deleted or cancelled, 409 `undone` (nothing written)."
         ),
     )
     def post(self, request, slug):
@@ -393,8 +400,9 @@ class FinishListView(_CompetitionAPIView):
             elapsed_seconds=data.get("elapsed_seconds"),
             request_id=data.get("request_id"),
             check_plausible=not data["confirm_implausible"],
+            answer=lambda finish: FinishOutSerializer(finish).data,
         )
-        return _created(FinishOutSerializer(finish).data, finish.replayed)
+        return _created(finish.answer, finish.replayed)
 
 
 class FinishDetailView(_CompetitionAPIView):
@@ -447,7 +455,8 @@ class CountCreateView(_CompetitionAPIView):
         parameters=[_REPLAYED_HEADER],
         description="Count a team's unfinished puzzle once time is up (judge): `{team, "
         "pieces}` or `{team, unplaced, loose}`. Refused (409): `final`, `clock_not_started`, "
-        "`clock_running`, `not_competing`, `all_finished`, `already_counted`.",
+        "`clock_running`, `not_competing`, `all_finished`, `already_counted`, and `undone`: "
+        "the same `request_id` once its count was voided by a later finish or cancelled.",
     )
     def post(self, request, slug):
         competition = self.get_competition()
@@ -459,8 +468,9 @@ class CountCreateView(_CompetitionAPIView):
             unplaced=data.get("unplaced"),
             loose=data["loose"],
             request_id=data.get("request_id"),
+            answer=lambda count: CountOutSerializer(count).data,
         )
-        return _created(CountOutSerializer(count).data, count.replayed)
+        return _created(count.answer, count.replayed)
 
 
 class CountDetailView(_CompetitionAPIView):
@@ -499,15 +509,19 @@ class WarningCreateView(_TeamActionView):
         parameters=[_REPLAYED_HEADER],
         description="Log a warning to a team (judge, R14). Refused (409): `final`. The same "
         "`request_id` again answers 200 with the first answer and `Idempotent-Replayed: "
-        "true`; with another team or reason 422.",
+        "true`; with another team or reason 422; once the warning was cancelled, 409 `undone`.",
     )
     def post(self, request, slug, pk):
         team = self.get_team()
         data = self.read(WarningInSerializer)
         warning = warning_log(
-            team=team, by=request.user, reason=data["reason"], request_id=data.get("request_id")
+            team=team,
+            by=request.user,
+            reason=data["reason"],
+            request_id=data.get("request_id"),
+            answer=lambda warning: WarningOutSerializer(warning).data,
         )
-        return _created(WarningOutSerializer(warning).data, warning.replayed)
+        return _created(warning.answer, warning.replayed)
 
 
 class DisqualifyView(_TeamActionView):
@@ -539,3 +553,33 @@ class ReinstateView(_TeamActionView):
         data = self.read(OptionalReasonSerializer)
         team = team_reinstate(team=team, by=request.user, reason=data["reason"])
         return Response(TeamStateOutSerializer(team).data)
+
+
+class RequestCancelView(_CompetitionAPIView):
+    permission_classes = [IsJudge]
+
+    @extend_schema(
+        request=None,
+        responses={
+            200: inline_serializer(
+                "RequestCancelled",
+                {"cancelled": serializers.ChoiceField(["deleted", "never_arrived"])},
+            ),
+            409: _REFUSED,
+            422: _CONFLICT,
+        },
+        description=(
+            "Undo a tap whose answer never came (judge, OFFLINE.md). If the request created a "
+            "finish that is still the team's latest, or a count or warning, it is deleted "
+            '(audited): `{"cancelled": "deleted"}`; a finish that is not the latest is '
+            "refused (409 `not_latest`). If the request never arrived, it never will: a later "
+            'arrival answers 409 `undone`, and this answers `{"cancelled": "never_arrived"}`. '
+            "The same cancel again answers the same. Refused (409): `final`, `not_latest`; "
+            "422 for a request id of another competition."
+        ),
+    )
+    def post(self, request, slug, request_id):
+        cancelled = request_cancel(
+            competition=self.get_competition(), request_id=request_id, by=request.user
+        )
+        return Response({"cancelled": cancelled})

@@ -22,6 +22,11 @@ urlpatterns = [
         name="warnings",
     ),
     path(
+        "competitions/<slug:slug>/requests/<uuid:request_id>/cancel",
+        api.RequestCancelView.as_view(),
+        name="request-cancel",
+    ),
+    path(
         "competitions/<slug:slug>/teams/<int:pk>/disqualify",
         api.DisqualifyView.as_view(),
         name="disqualify",

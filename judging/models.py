@@ -1,6 +1,7 @@
 """What the judges record (R5, R8, R9, R14, R20) and the audit trail of every change."""
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -20,9 +21,8 @@ class Finish(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     registered_at = models.DateTimeField(auto_now_add=True)
-    # Idempotency (OFFLINE.md): the device's id for the tap, kept for the whole competition.
+    # The device's id for the tap that created it; its history is a RequestId (OFFLINE.md).
     request_id = models.UUIDField(null=True, blank=True, unique=True)
-    request_fingerprint = models.CharField(max_length=64, blank=True, editable=False)
 
     class Meta:
         ordering = ["team", "puzzle__position"]
@@ -56,7 +56,6 @@ class Count(models.Model):
     )
     registered_at = models.DateTimeField(auto_now_add=True)
     request_id = models.UUIDField(null=True, blank=True, unique=True)
-    request_fingerprint = models.CharField(max_length=64, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("count")
@@ -80,9 +79,8 @@ class Warning(models.Model):  # noqa: A001 - the judges' word (R14)
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     given_at = models.DateTimeField(auto_now_add=True)
-    # Idempotency (OFFLINE.md): the tablet's id for the warning, so a resend is not a second one.
+    # The tablet's id for the warning, so a resend is not a second one (see RequestId).
     request_id = models.UUIDField(null=True, blank=True, unique=True)
-    request_fingerprint = models.CharField(max_length=64, blank=True, editable=False)
 
     class Meta:
         ordering = ["-given_at"]
@@ -91,6 +89,55 @@ class Warning(models.Model):  # noqa: A001 - the judges' word (R14)
 
     def __str__(self) -> str:
         return f"{self.team}: {self.reason[:40]}"
+
+
+class RequestId(models.Model):
+    """A device's request id, kept for the whole competition (OFFLINE.md "On the server").
+
+    It outlives the record it created: a resend of the same id answers the first answer,
+    or 409 `undone` once that record was deleted, voided by a later finish or cancelled,
+    and never writes it again. A cancel that arrives before its request leaves a row with
+    no kind and no fingerprint, so the request is `undone` when it comes.
+    """
+
+    class Kind(models.TextChoices):
+        FINISH = "finish", _("finish")
+        COUNT = "count", _("count")
+        WARNING = "warning", _("warning")
+
+    class Outcome(models.TextChoices):
+        CREATED = "created", _("created")
+        DELETED = "deleted", _("deleted")
+        VOIDED = "voided", _("voided")
+        CANCELLED = "cancelled", _("cancelled")
+
+    request_id = models.UUIDField(unique=True)
+    competition = models.ForeignKey(
+        Competition, on_delete=models.CASCADE, related_name="request_ids"
+    )
+    # The team the request was for (its lock comes first); None for a cancel of a request
+    # that never arrived.
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.SET_NULL, related_name="request_ids"
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices, blank=True)
+    fingerprint = models.CharField(max_length=64, blank=True)
+    answer = models.JSONField(null=True, blank=True, encoder=DjangoJSONEncoder)
+    outcome = models.CharField(max_length=10, choices=Outcome.choices, default=Outcome.CREATED)
+    record_id = models.BigIntegerField(null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    changed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["created_at"]
+        verbose_name = _("request id")
+        verbose_name_plural = _("request ids")
+
+    def __str__(self) -> str:
+        return f"{self.request_id} {self.kind} {self.outcome}"
 
 
 class Objection(models.Model):

@@ -103,10 +103,11 @@ def start_clock(admin_user):
 def state():
     """Everything a refused write must leave alone: call it before and after, compare."""
     from competition.models import Team
-    from judging.models import AuditEntry, Count, Finish, Objection, Warning
+    from judging.models import AuditEntry, Count, Finish, Objection, RequestId, Warning
 
     def snapshot() -> dict:
         return {
+            "request_ids": list(RequestId.objects.order_by("pk").values()),
             "finishes": list(Finish.objects.order_by("pk").values()),
             "counts": list(Count.objects.order_by("pk").values()),
             "warnings": Warning.objects.count(),

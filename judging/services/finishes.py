@@ -5,13 +5,13 @@ that the results are not final, refuses with a `Refusal` (409) or a `ValidationE
 (400) before anything is written, records an audit entry and bumps the standings version.
 
 Idempotency (OFFLINE.md): a `request_id` is looked up after the locks, so two requests
-with the same id serialise and the second returns the first one's answer (`.replayed`).
-The same id with a different payload raises `IdempotencyConflict` (HTTP 422).
+with the same id serialise and the second returns the first one's answer (`.replayed`,
+`.answer`); the request ids themselves are `judging.services.requests`' business.
 """
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from uuid import UUID
 
 from django.conf import settings
@@ -24,12 +24,12 @@ from competition.errors import Refusal, ensure_not_final
 from competition.locking import lock_team
 from competition.models import Competition, Puzzle, Team
 from judging.audit import audit_record
-from judging.models import Count, Finish, Warning
+from judging.models import Count, Finish, RequestId, Warning
+from judging.services import requests as request_ids
 from scoring.rules import deducted
 from scoring.rules import format_hms as _hms
 
 __all__ = [
-    "IdempotencyConflict",
     "count_correct",
     "count_record",
     "finish_correct",
@@ -40,16 +40,6 @@ __all__ = [
     "team_reinstate",
     "warning_log",
 ]
-
-
-class IdempotencyConflict(Refusal):
-    """The request id was used before with a different payload (HTTP 422)."""
-
-    def __init__(self):
-        super().__init__(
-            "idempotency_conflict",
-            _("This request id was already used for a different registration."),
-        )
 
 
 # --- helpers ---------------------------------------------------------------------------
@@ -114,6 +104,10 @@ def _count_dict(count: Count) -> dict:
     }
 
 
+def _warning_dict(warning: Warning) -> dict:
+    return {"id": warning.pk, "team": warning.team_id, "reason": warning.reason}
+
+
 def _team_dict(team: Team) -> dict:
     return {
         "id": team.pk,
@@ -121,51 +115,6 @@ def _team_dict(team: Team) -> dict:
         "disqualified": team.disqualified,
         "disqualified_reason": team.disqualified_reason,
     }
-
-
-# What each idempotent model's answer needs read along with it.
-_REPLAY_RELATED = {
-    Finish: ("puzzle", "registered_by"),
-    Count: ("puzzle", "registered_by"),
-    Warning: ("given_by",),
-}
-
-
-def _replay(model, request_id: UUID | None, fingerprint: str):
-    """The stored answer of an earlier request with this id, or None; 422 if it differs."""
-    if request_id is None:
-        return None
-    stored = (
-        model.objects.select_related(*_REPLAY_RELATED[model]).filter(request_id=request_id).first()
-    )
-    if stored is None:
-        return None
-    if stored.request_fingerprint != fingerprint:
-        raise IdempotencyConflict()
-    stored.replayed = True
-    return stored
-
-
-def _create_once(model, request_id: UUID | None, fingerprint: str, **fields):
-    """Create the row with its request id; `.replayed` tells a new row from a stored one.
-
-    If another transaction saved the same request id meanwhile (it waited on the unique
-    index), that row is the answer (or 422). Any other IntegrityError is the caller's.
-    """
-    try:
-        with transaction.atomic():
-            row = model.objects.create(
-                request_id=request_id,
-                request_fingerprint=fingerprint if request_id else "",
-                **fields,
-            )
-    except IntegrityError:
-        stored = _replay(model, request_id, fingerprint)
-        if stored is not None:
-            return stored
-        raise
-    row.replayed = False
-    return row
 
 
 def _ensure_competing(team: Team) -> None:
@@ -236,6 +185,7 @@ def _drop_count_for(team: Team, puzzle: Puzzle, by, reason: str) -> None:
         return
     before = _count_dict(count)
     count.delete()
+    request_ids.record_gone(count, RequestId.Outcome.VOIDED)
     audit_record(
         competition=team.competition,
         user=by,
@@ -302,6 +252,7 @@ def finish_register(
     elapsed_seconds: int | None = None,
     request_id: UUID | None = None,
     check_plausible: bool = False,
+    answer: Callable[[Finish], dict] | None = None,
 ) -> Finish:
     """R5, R7, R8, R10: register that `team` finished puzzle `position`.
 
@@ -309,12 +260,20 @@ def finish_register(
     device, or a time noted on paper): then it lies between the team's previous finish
     and min(the clock's now, its end). With `check_plausible`, an implausibly fast finish
     is refused with the code `implausible` (the judge confirms and sends it again).
+    `answer` makes the answer kept for a replay (the API's JSON; default `_finish_dict`).
     """
     fingerprint = _fingerprint(
         team=team.pk, position=position, missing=list(missing), elapsed_seconds=elapsed_seconds
     )
+    answer = answer or _finish_dict
     team, competition = lock_team(team)
-    stored = _replay(Finish, request_id, fingerprint)
+    stored = request_ids.recall(
+        Finish,
+        request_id=request_id,
+        fingerprint=fingerprint,
+        competition=competition,
+        answer=answer,
+    )
     if stored is not None:
         return stored
     ensure_not_final(competition)
@@ -362,11 +321,13 @@ def finish_register(
         if warning is not None:
             raise Refusal("implausible", warning.pop("message"), plausibility=warning)
     try:
-        finish = _create_once(
+        finish = request_ids.create_once(
             Finish,
-            request_id,
-            fingerprint,
+            request_id=request_id,
+            fingerprint=fingerprint,
             team=team,
+            by=by,
+            answer=answer,
             puzzle=puzzle,
             elapsed_seconds=elapsed_seconds,
             missing=spots,
@@ -458,6 +419,7 @@ def finish_delete(*, finish: Finish, by, reason: str = "") -> None:
     before = _finish_dict(finish)
     _drop_count_for(team, finish.puzzle, by, _("The finish before the counted puzzle was deleted."))
     finish.delete()
+    request_ids.record_gone(finish, RequestId.Outcome.DELETED)
     audit_record(
         competition=competition,
         user=by,
@@ -519,11 +481,19 @@ def count_record(
     unplaced: int | None = None,
     loose: int = 0,
     request_id: UUID | None = None,
+    answer: Callable[[Count], dict] | None = None,
 ) -> Count:
     """R9, R10: after the clock ended, the placed pieces of the team's unfinished puzzle."""
     fingerprint = _fingerprint(team=team.pk, pieces=pieces, unplaced=unplaced, loose=loose)
+    answer = answer or _count_dict
     team, competition = lock_team(team)
-    stored = _replay(Count, request_id, fingerprint)
+    stored = request_ids.recall(
+        Count,
+        request_id=request_id,
+        fingerprint=fingerprint,
+        competition=competition,
+        answer=answer,
+    )
     if stored is not None:
         return stored
     ensure_not_final(competition)
@@ -553,11 +523,13 @@ def count_record(
         )
     pieces, unplaced, loose = _placed(puzzle, pieces, unplaced, loose)
     try:
-        count = _create_once(
+        count = request_ids.create_once(
             Count,
-            request_id,
-            fingerprint,
+            request_id=request_id,
+            fingerprint=fingerprint,
             team=team,
+            by=by,
+            answer=answer,
             puzzle=puzzle,
             pieces=pieces,
             unplaced=unplaced,
@@ -618,7 +590,14 @@ def count_correct(
 
 
 @transaction.atomic
-def warning_log(*, team: Team, by, reason: str, request_id: UUID | None = None) -> Warning:
+def warning_log(
+    *,
+    team: Team,
+    by,
+    reason: str,
+    request_id: UUID | None = None,
+    answer: Callable[[Warning], dict] | None = None,
+) -> Warning:
     """R14: a judge's warning to a team, with the reason.
 
     Idempotent like a finish: the same `request_id` again returns the stored warning
@@ -626,16 +605,25 @@ def warning_log(*, team: Team, by, reason: str, request_id: UUID | None = None) 
     """
     reason = _require_reason(reason)
     fingerprint = _fingerprint(team=team.pk, reason=reason)
+    answer = answer or _warning_dict
     team, competition = lock_team(team)
-    stored = _replay(Warning, request_id, fingerprint)
+    stored = request_ids.recall(
+        Warning,
+        request_id=request_id,
+        fingerprint=fingerprint,
+        competition=competition,
+        answer=answer,
+    )
     if stored is not None:
         return stored
     ensure_not_final(competition)
-    warning = _create_once(
+    warning = request_ids.create_once(
         Warning,
-        request_id,
-        fingerprint,
+        request_id=request_id,
+        fingerprint=fingerprint,
         team=team,
+        by=by,
+        answer=answer,
         reason=reason,
         given_by=by if getattr(by, "is_authenticated", False) else None,
     )

@@ -7,7 +7,7 @@ from django.db import connection
 from django.utils import timezone
 
 from competition.models import Competition
-from judging.models import AuditEntry, Warning
+from judging.models import AuditEntry, RequestId, Warning
 from judging.services import IdempotencyConflict, warning_log
 from tests.judging.test_judging_concurrency import THREADS, run_together
 
@@ -24,7 +24,9 @@ class TestService:
         rid = uuid.uuid4()
         first = warning_log(team=teams[0], by=judge, reason="Larm ved bordet", request_id=rid)
         assert first.replayed is False
-        assert (first.request_id, len(first.request_fingerprint)) == (rid, 64)
+        kept = RequestId.objects.get(request_id=rid)
+        assert (first.request_id, kept.kind, len(kept.fingerprint)) == (rid, "warning", 64)
+        assert (kept.record_id, kept.outcome) == (first.pk, "created")
         before = state()
         again = warning_log(team=teams[0], by=judge, reason="Larm ved bordet", request_id=rid)
         assert (again.pk, again.replayed, again.reason) == (first.pk, True, "Larm ved bordet")
@@ -57,7 +59,8 @@ class TestService:
         second = warning_log(team=teams[0], by=judge, reason="Larm")
         assert second.replayed is False
         assert Warning.objects.filter(team=teams[0]).count() == 2
-        assert set(Warning.objects.values_list("request_fingerprint", flat=True)) == {""}
+        assert set(Warning.objects.values_list("request_id", flat=True)) == {None}
+        assert not RequestId.objects.exists()
 
     def test_replay_after_the_results_are_final(self, running, teams, judge):
         # The answer was lost; the tablet resends after finalising: still the first answer.

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from competition.management.commands.create_staff import staff_upsert
 from competition.models import Competition, Member, Puzzle, Team
-from judging.models import AuditEntry, Count, Finish, Objection, Warning
+from judging.models import AuditEntry, Count, Finish, Objection, RequestId, Warning
 from tests.factories import MemberFactory
 
 ANON, JUDGE, DESK, ADMIN = "anonymous", "judge", "desk", "admin"
@@ -85,6 +85,7 @@ ROUTES = [
         ONLY_ADMIN,
     ),
     ("POST", f"/api/v1/competitions/{S}/teams/{{team}}/reinstate", {"reason": "fejl"}, ONLY_ADMIN),
+    ("POST", f"/api/v1/competitions/{S}/requests/{{request}}/cancel", {}, STAFF_JUDGE),
     ("GET", f"/api/v1/competitions/{S}/standings", None, EVERYONE),
     ("GET", f"/api/v1/competitions/{S}/objections/", None, STAFF_DESK),
     (
@@ -204,6 +205,7 @@ def world(competition, teams):
         "finish": finish.pk,
         "count": count.pk,
         "objection": objection.pk,
+        "request": "5f0c2b1e-8d4a-4c3e-9a6b-2d7e1f0a9b3c",
     }
     return users, ids
 
@@ -220,6 +222,7 @@ def snapshot() -> tuple:
         Warning,
         Objection,
         AuditEntry,
+        RequestId,
         get_user_model(),
     )
     rows = []
@@ -297,6 +300,7 @@ def test_every_staff_and_api_route_is_in_the_matrix():
         .replace("{finish}", "<int>")
         .replace("{count}", "<int>")
         .replace("{objection}", "<int>")
+        .replace("{request}", "<uuid>")
         for p in listed
     }
     import re
@@ -305,7 +309,7 @@ def test_every_staff_and_api_route_is_in_the_matrix():
     for route in _routes(get_resolver().url_patterns):
         if not route.startswith(("api/v1/", "desk/", "judge/", "control/", "objections/")):
             continue
-        shape = "/" + re.sub(r"<int:\w+>", "<int>", route)
+        shape = "/" + re.sub(r"<(int|uuid):\w+>", r"<\1>", route)
         if shape not in normalised:
             missing.append(shape)
     assert missing == [], f"routes without a row in the permission matrix: {missing}"

@@ -1,6 +1,7 @@
 """The judge's outbox at its edges (OFFLINE.md "Tests" 7 and 8, issue 11 defects 1 and 2):
 two tabs of one judge lose no tap, and an undo after a lost answer is a cancel on the server."""
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -236,3 +237,110 @@ def test_e2e_judge_undo_of_a_saved_finish_waits_offline_then_deletes(
     expect(card(page, 1).locator('[data-role="puzzle"]')).to_have_text(
         "Puslespil 1 af 3 (500 brikker)"
     )
+
+
+def resend(page, url, body):
+    """A late copy of an old request (a retry the network held back), with the page's
+    session and CSRF token."""
+    token = page.evaluate("JSON.parse(document.body.getAttribute('hx-headers'))['X-CSRFToken']")
+    return page.request.post(
+        url,
+        data=json.dumps(body),
+        headers={"Content-Type": "application/json", "X-CSRFToken": token},
+    )
+
+
+def test_e2e_judge_lost_answer_then_undo_cancels_on_the_server(
+    page, live_server, login, judge, running, shot
+):
+    """Case 8 (defect 2): the finish reached the server but its answer was lost; the judge
+    undoes it: a cancel of its request_id goes through the outbox, "Fortrudt" comes with the
+    server's answer, the finish is gone, and a late resend of the first request is refused
+    `undone`."""
+    open_board(page, live_server, login, judge, running)
+    first = {}
+
+    def lose_the_answer(route):
+        if route.request.method == "POST" and not first:
+            first.update(url=route.request.url, body=route.request.post_data_json)
+            route.fetch()  # the server saves it ...
+            route.abort("connectionreset")  # ... and the answer is lost
+        else:
+            route.abort("internetdisconnected")  # the retries do not get through
+
+    page.route("**/finishes/", lose_the_answer)
+    tap_and_save(page, 1)
+    wait_until(page, lambda: Finish.objects.count() == 1)
+    expect(page.locator("#outbox-pill")).to_have_text("Ikke sendt endnu: 1")
+    card(page, 1).locator('[data-action="undo"]').click()
+    expect(page.locator("#confirm-text")).to_have_text(
+        "Fortryd registreringen af puslespil 1 ved bord 1? Den kan allerede være nået frem til "
+        "serveren; fortrydelsen sendes også dertil."
+    )
+    cancels = []
+    page.on(
+        "response",
+        lambda r: cancels.append((r.url, r.status)) if r.url.endswith("/cancel") else None,
+    )
+    page.locator("#confirm-yes").click()
+    messages = page.locator("#judge-messages")
+    expect(messages).to_contain_text("Fortrudt: puslespil 1 ved bord 1.")
+    expect(page.locator("#outbox-pill")).to_have_text("Alt sendt ✓")
+    wait_until(page, lambda: Finish.objects.count() == 0)
+    rid = first["body"]["request_id"]
+    assert cancels == [
+        (f"{live_server.url}/api/v1/competitions/{running.slug}/requests/{rid}/cancel", 200)
+    ]
+    expect(card(page, 1).locator('[data-role="puzzle"]')).to_have_text(
+        "Puslespil 1 af 3 (500 brikker)"
+    )
+    shot(page, "undone")
+    late = resend(page, first["url"], first["body"])
+    assert late.status == 409
+    assert late.json()["code"] == "undone"
+    assert Finish.objects.count() == 0
+
+
+def test_e2e_judge_undo_of_a_tap_that_never_arrived_is_a_cancel_too(
+    page, live_server, login, judge, running, shot
+):
+    """A tap tried while the network was down may or may not have arrived; its undo waits
+    as a cancel, says "Fortrudt" only when the server answers (`never_arrived`), and the
+    request can never arrive afterwards."""
+    open_board(page, live_server, login, judge, running)
+    tapped = []
+    page.on(
+        "request",
+        lambda r: (
+            tapped.append((r.url, r.post_data_json)) if r.url.endswith("/finishes/") else None
+        ),
+    )
+    page.route(API, lambda route: route.abort("internetdisconnected"))
+    tap_and_save(page, 2)
+    wait_until(page, lambda: len(tapped) >= 1)  # tried once
+    card(page, 2).locator('[data-action="undo"]').click()
+    expect(page.locator("#confirm-text")).to_contain_text("Den kan allerede være nået frem")
+    page.locator("#confirm-yes").click()
+    messages = page.locator("#judge-messages")
+    expect(messages).to_contain_text(
+        "Fortrydelsen af puslespil 1 ved bord 2 venter på at blive sendt"
+    )
+    expect(page.locator("#outbox-pill")).to_have_text("Ikke sendt endnu: 1")
+    expect(card(page, 2).locator('[data-role="pending"]')).to_have_text(
+        "Fortrydelse af puslespil 1 venter på at blive sendt"
+    )
+    page.locator("#outbox-pill").click()
+    expect(page.locator("#outbox-list")).to_contain_text(
+        "Bord 2 · Hold 2 · Fortryd: puslespil 1 — venter"
+    )
+    shot(page, "cancel-waiting")
+    page.locator("#outbox-sheet [data-close]").click()
+    assert "Fortrudt: puslespil" not in messages.inner_text()
+    page.unroute(API)
+    page.locator("#send-now").click()
+    expect(messages).to_contain_text("Fortrudt: puslespil 1 ved bord 2.")
+    expect(page.locator("#outbox-pill")).to_have_text("Alt sendt ✓")
+    url, body = tapped[0]
+    late = resend(page, url, body)
+    assert (late.status, late.json()["code"]) == (409, "undone")
+    assert Finish.objects.count() == 0

@@ -63,17 +63,20 @@ def _texts() -> dict:
             "Undo the finish of puzzle %(n)s for table %(table)s? It has not been sent yet."
         ),
         "undo_sending": _("It is being sent right now; try again in a moment."),
-        "undone": _("Undone: puzzle %(n)s at table %(table)s."),
+        "undone": _("Undone: %(what)s at table %(table)s."),
+        "what_puzzle": _("puzzle %(n)s"),
+        "what_count": _("the count of %(n)s pieces"),
+        "what_warning": _("the warning (%(reason)s)"),
         "undo_tried_confirm": _(
             "Undo the finish of puzzle %(n)s for table %(table)s? It may already have reached "
             "the server; the undo is sent there too."
         ),
         "undo_waiting": _(
-            "The undo of puzzle %(n)s at table %(table)s waits to be sent; it says Undone when "
-            "the server has answered."
+            "The undo of %(what)s at table %(table)s waits to be sent; it says Undone when the "
+            "server has answered."
         ),
-        "undo_pending_line": _("Undo of puzzle %(n)s waiting to be sent"),
-        "kind_undo": _("Undo: puzzle %(n)s"),
+        "undo_pending_line": _("Undo of %(what)s waiting to be sent"),
+        "kind_undo": _("Undo: %(what)s"),
         "unsaved_one": _(
             "1 registration is kept only in this page: the tablet cannot store it. A reload "
             "would lose it; keep this page open until it is sent."
@@ -123,6 +126,10 @@ def _texts() -> dict:
         "delete_it": _("Delete it"),
         "warn_title": _("Warning"),
         "discard_confirm": _("Delete this registration from the tablet? It will not be sent."),
+        "discard_tried_confirm": _(
+            "Undo this registration? It may already have reached the server; the undo is sent "
+            "there too."
+        ),
     }
 
 

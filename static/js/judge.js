@@ -173,7 +173,7 @@
     csrf,
     locks,
     counter: locks ? JudgeOutbox.idbCounter(window.indexedDB, OUTBOX_KEY) : null,
-    allowed: () => (owner ? owner.owns() : true),
+    allowed: () => (owner ? owner.claim() : true), // an active owner renews its claim
     on: {
       change: changed,
       done(entry) {
@@ -182,7 +182,7 @@
         if (entry.kind === "warning") say(fmt(T.warning_saved, { table: entry.table }), "ok");
         // an undo is "Undone" only now, when the server has answered it
         if (entry.kind === "cancel" || entry.kind === "delete") {
-          say(fmt(T.undone, { n: entry.puzzle, table: entry.table }), "ok");
+          say(fmt(T.undone, { what: what(entry), table: entry.table }), "ok");
         }
         refreshBoard();
       },
@@ -202,7 +202,8 @@
   /* A tap goes to the outbox; a tab that does not own it says so (and keeps nothing). */
   function enqueue(entry) {
     entry.by_name = cfg.user_name;
-    return outbox.enqueue(entry).catch(() => {
+    return outbox.enqueue(entry).catch((err) => {
+      if (err.message !== "not_owner") throw err;
       owning = false;
       showOwner();
       say(T.other_tab, "bad");
@@ -272,10 +273,18 @@
     $("send-now").hidden = s.total === 0;
   }
 
+  /* What an undo undoes, in words: "puslespil 2", "optællingen på 480 brikker" ... */
+  function what(e) {
+    const kind = e.kind === "cancel" ? e.cancels_kind : e.kind === "delete" ? "finish" : e.kind;
+    if (kind === "count") return fmt(T.what_count, { n: nf.format(e.pieces) });
+    if (kind === "warning") return fmt(T.what_warning, { reason: e.reason });
+    return fmt(T.what_puzzle, { n: e.puzzle });
+  }
+
   function entryText(e) {
     if (e.kind === "count") return fmt(T.kind_count, { n: nf.format(e.pieces) });
     if (e.kind === "warning") return fmt(T.kind_warning, { reason: e.reason });
-    if (e.kind === "cancel" || e.kind === "delete") return fmt(T.kind_undo, { n: e.puzzle });
+    if (e.kind === "cancel" || e.kind === "delete") return fmt(T.kind_undo, { what: what(e) });
     return fmt(T.kind_finish, { n: e.puzzle, time: hms(e.elapsed_seconds) });
   }
 
@@ -307,7 +316,8 @@
       if (e.kind !== "cancel" && e.kind !== "delete") {
         actions.append(
           button(T.delete_it, "btn", () => {
-            if (window.confirm(T.discard_confirm)) undoEntry(e);
+            const text = JudgeOutbox.tried(e) ? T.discard_tried_confirm : T.discard_confirm;
+            if (window.confirm(text)) undoEntry(e);
           }),
         );
       }
@@ -417,7 +427,7 @@
       }
       if (undoWaiting) {
         pending.hidden = false;
-        pending.textContent = fmt(T.undo_pending_line, { n: undoWaiting.puzzle });
+        pending.textContent = fmt(T.undo_pending_line, { what: what(undoWaiting) });
       }
     });
   }
@@ -773,7 +783,7 @@
         team_name: info.name,
         puzzle: n,
         finish: Number(id),
-      }).then((e) => e && say(fmt(T.undo_waiting, { n, table: info.table }), "info"));
+      }).then((e) => e && say(fmt(T.undo_waiting, { what: what(e), table: info.table }), "info"));
     });
   }
   async function undoEntry(e) {
@@ -788,6 +798,8 @@
         table: x.table,
         team_name: x.team_name,
         puzzle: x.puzzle,
+        pieces: x.pieces,
+        reason: x.reason,
         by_name: cfg.user_name,
       }));
     } catch (err) {
@@ -796,10 +808,9 @@
       say(T.other_tab, "bad");
       return;
     }
-    const vars = { n: e.puzzle, table: e.table };
-    if (r.outcome === "removed") {
-      if (e.kind === "finish") say(fmt(T.undone, vars), "ok");
-    } else if (r.outcome === "cancel") say(fmt(T.undo_waiting, vars), "info");
+    const vars = { what: what(e), table: e.table };
+    if (r.outcome === "removed") say(fmt(T.undone, vars), "ok");
+    else if (r.outcome === "cancel") say(fmt(T.undo_waiting, vars), "info");
     else say(T.undo_sending, "warn");
   }
 

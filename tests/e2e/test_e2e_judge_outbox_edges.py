@@ -344,3 +344,36 @@ def test_e2e_judge_undo_of_a_tap_that_never_arrived_is_a_cancel_too(
     late = resend(page, url, body)
     assert (late.status, late.json()["code"]) == (409, "undone")
     assert Finish.objects.count() == 0
+
+
+def test_e2e_judge_deleting_a_tried_warning_from_the_outbox_cancels_it(
+    page, live_server, login, judge, running
+):
+    """ "Slet den" in the outbox's list follows the same rule as Undo: a warning that was
+    tried is cancelled on the server, never just dropped on the tablet."""
+    open_board(page, live_server, login, judge, running)
+    tried = []
+    page.on("request", lambda r: tried.append(r) if r.url.endswith("/warnings/") else None)
+    page.route(API, lambda route: route.abort("internetdisconnected"))
+    card(page, 1).locator('[data-action="warn"]').click()
+    page.fill("#warn-reason", "Larm")
+    page.locator("#warn-save").click()
+    wait_until(page, lambda: len(tried) >= 1)
+    page.locator("#outbox-pill").click()
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    page.locator("#outbox-list").get_by_role("button", name="Slet den").click()
+    expect(page.locator("#outbox-list")).to_contain_text("Fortryd: advarslen (Larm) — venter")
+    assert asked == [
+        "Fortryd registreringen? Den kan allerede være nået frem til serveren; fortrydelsen "
+        "sendes også dertil."
+    ]
+    page.locator("#outbox-sheet [data-close]").click()
+    page.unroute(API)
+    page.locator("#send-now").click()
+    expect(page.locator("#judge-messages")).to_contain_text(
+        "Fortrudt: advarslen (Larm) ved bord 1."
+    )
+    late = resend(page, tried[0].url, tried[0].post_data_json)
+    assert (late.status, late.json()["code"]) == (409, "undone")
+    assert Warning.objects.count() == 0

@@ -221,6 +221,7 @@
       $("outbox-unsaved").textContent = fmt(unsaved === 1 ? T.unsaved_one : T.unsaved, { n: unsaved });
     }
     if ($("outbox-sheet").open) renderOutboxList();
+    showClock(); // the cards' "since" at once, not at the next tick
   }
 
   function showOwner() {

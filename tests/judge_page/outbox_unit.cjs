@@ -722,3 +722,29 @@ test("without navigator.locks one tab owns the outbox; the second stays out unti
   second.release();
   assert.equal(first.claim(), true, "a released claim is free at once");
 });
+
+test("a write counter ahead of storage (its copy lost) is waited for once, then healed", async () => {
+  const storage = memoryStorage();
+  const counter = { n: 7, get: async () => counter.n, set: async (n) => (counter.n = n) };
+  let pauses = 0;
+  const outbox = JudgeOutbox.create({
+    storage,
+    key: "k",
+    fetch: async () => {
+      throw new TypeError("offline");
+    },
+    locks: lockManager(),
+    counter,
+    pause: async () => (pauses += 1),
+    setTimer: () => null,
+    clearTimer() {},
+  });
+  await outbox.enqueue(finish(5, 1));
+  assert.equal(pauses, 400, "gave up waiting after a bounded time");
+  assert.equal(storage.getItem("k#seq"), "8");
+  assert.equal(counter.n, 8);
+  await outbox.enqueue(finish(6, 1));
+  await settle();
+  assert.equal(pauses, 400, "no more waiting");
+  assert.deepEqual(outbox.entries().map((e) => e.team), [5, 6]);
+});

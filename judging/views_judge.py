@@ -63,8 +63,39 @@ def _texts() -> dict:
             "Undo the finish of puzzle %(n)s for table %(table)s? It has not been sent yet."
         ),
         "undo_sending": _("It is being sent right now; try again in a moment."),
-        "undone": _("Undone: puzzle %(n)s at table %(table)s."),
-        "offline": _("No connection; try again when the network is back."),
+        "undone": _("Undone: %(what)s at table %(table)s."),
+        "what_puzzle": _("puzzle %(n)s"),
+        "what_count": _("the count of %(n)s pieces"),
+        "what_warning": _("the warning (%(reason)s)"),
+        "undo_tried_confirm": _(
+            "Undo the finish of puzzle %(n)s for table %(table)s? It may already have reached "
+            "the server; the undo is sent there too."
+        ),
+        "undo_waiting": _(
+            "The undo of %(what)s at table %(table)s waits to be sent; it says Undone when the "
+            "server has answered."
+        ),
+        "undo_pending_line": _("Undo of %(what)s waiting to be sent"),
+        "kind_undo": _("Undo: %(what)s"),
+        "unsaved_one": _(
+            "1 registration is kept only in this page: the tablet cannot store it. A reload "
+            "would lose it; keep this page open until it is sent."
+        ),
+        "unsaved": _(
+            "%(n)s registrations are kept only in this page: the tablet cannot store them. A "
+            "reload would lose them; keep this page open until they are sent."
+        ),
+        "others_waiting_one": _(
+            "1 registration from %(name)s waits: log in as %(name)s to send it."
+        ),
+        "others_waiting": _(
+            "%(n)s registrations from %(name)s wait: log in as %(name)s to send them."
+        ),
+        "login_as": _("Log in as %(name)s"),
+        "other_tab": _(
+            "The judge's page is open in another tab on this tablet. Use that tab (or close "
+            "it): only one tab can send registrations here."
+        ),
         "warning_saved": _("Warning saved for table %(table)s."),
         "logout_pending_one": _("1 registration has not been sent yet. Log out anyway?"),
         "logout_pending": _("%(n)s registrations have not been sent yet. Log out anyway?"),
@@ -93,10 +124,20 @@ def _texts() -> dict:
         "no": _("No"),
         "save_anyway": _("Yes, save anyway"),
         "delete_it": _("Delete it"),
-        "login_again": _("Your login has expired; log in again."),
         "warn_title": _("Warning"),
         "discard_confirm": _("Delete this registration from the tablet? It will not be sent."),
+        "discard_tried_confirm": _(
+            "Undo this registration? It may already have reached the server; the undo is sent "
+            "there too."
+        ),
     }
+
+
+def _judge_name(user) -> str:
+    """How another judge on the same tablet sees this one's waiting taps: "Mette (mette)"."""
+    full = user.get_full_name().strip()
+    username = user.get_username()
+    return f"{full} ({username})" if full and full != username else username
 
 
 def _board_context(request, competition: Competition) -> dict:
@@ -123,6 +164,7 @@ def board(request, slug):
         config={
             "slug": competition.slug,
             "user": request.user.get_username(),
+            "user_name": _judge_name(request.user),
             "language": request.LANGUAGE_CODE,
             "clock": context["clock"],
             "puzzles": puzzles,
@@ -131,6 +173,7 @@ def board(request, slug):
                 "finishes": api + "finishes/",
                 "counts": api + "counts/",
                 "teams": api + "teams/",
+                "requests": api + "requests/",
                 "board": reverse("judge:board_fragment", args=[competition.slug]),
                 "login": reverse("login"),
                 "logout": reverse("logout"),

@@ -9,6 +9,30 @@
   const nf = new Intl.NumberFormat(cfg.language === "da" ? "da-DK" : "en-GB");
   const puzzles = new Map(cfg.puzzles.map((p) => [p.position, p]));
   const board = $("board");
+  /* localStorage may be missing or refuse (private mode, disabled, full): the page works on,
+   * and the outbox keeps in memory what it cannot store (and says so). */
+  let store = null;
+  try {
+    store = window.localStorage;
+    store.getItem("judge-probe");
+  } catch (e) {
+    store = null;
+  }
+  function stored(key, fallback) {
+    try {
+      const v = JSON.parse((store && store.getItem(key)) || "null");
+      return v === null ? fallback : v;
+    } catch (e) {
+      return fallback;
+    }
+  }
+  function keep(key, value) {
+    try {
+      if (store) store.setItem(key, JSON.stringify(value));
+    } catch (e) {
+      /* full or unavailable: only this page remembers it */
+    }
+  }
 
   function hms(seconds) {
     const s = Math.max(0, Math.floor(seconds));
@@ -55,12 +79,7 @@
 
   /* ---- the clock, in step with the server (OFFLINE.md "Clock sync") ------------------ */
   const CLOCK_KEY = "judge-clock:v1";
-  let sync = null;
-  try {
-    sync = JSON.parse(localStorage.getItem(CLOCK_KEY) || "null");
-  } catch (e) {
-    sync = null;
-  }
+  let sync = stored(CLOCK_KEY, null);
   let clock = cfg.clock;
   const serverNow = () => Date.now() + (sync ? sync.offset_ms : 0);
   let syncing = false;
@@ -79,7 +98,7 @@
       const result = JudgeOutbox.clockOffset(samples);
       if (result) {
         sync = Object.assign(result, { synced_at: Date.now() });
-        localStorage.setItem(CLOCK_KEY, JSON.stringify(sync));
+        keep(CLOCK_KEY, sync);
       }
     } catch (e) {
       /* offline: keep the last offset */
@@ -139,18 +158,32 @@
   let justDone = []; // sent entries, shown as done until the next board swap
   const justDoneEntries = new Map();
   const confirmQueue = [];
+  const OUTBOX_KEY = JudgeOutbox.keyFor(cfg.slug, cfg.user);
+  // navigator.locks exists only in secure contexts (HTTPS, localhost): on the venue's plain
+  // http one tab owns the outbox, and another says so (OFFLINE.md).
+  const locks = navigator.locks || null;
+  const owner = locks
+    ? null
+    : JudgeOutbox.ownership({ storage: store, key: OUTBOX_KEY, id: JudgeOutbox.uuid() });
+  let owning = owner ? owner.claim() : true;
   const outbox = JudgeOutbox.create({
-    storage: localStorage,
+    storage: store,
     fetch: (url, init) => window.fetch(url, init),
-    key: `judge-outbox:v1:${cfg.slug}:${cfg.user}`,
+    key: OUTBOX_KEY,
     csrf,
-    locks: navigator.locks || null,
+    locks,
+    counter: locks ? JudgeOutbox.idbCounter(window.indexedDB, OUTBOX_KEY) : null,
+    allowed: () => (owner ? owner.claim() : true), // an active owner renews its claim
     on: {
       change: changed,
       done(entry) {
         justDone.push(entry.request_id);
         justDoneEntries.set(entry.request_id, entry);
         if (entry.kind === "warning") say(fmt(T.warning_saved, { table: entry.table }), "ok");
+        // an undo is "Undone" only now, when the server has answered it
+        if (entry.kind === "cancel" || entry.kind === "delete") {
+          say(fmt(T.undone, { what: what(entry), table: entry.table }), "ok");
+        }
         refreshBoard();
       },
       message(entry, data) {
@@ -166,11 +199,66 @@
       },
     },
   });
+  /* A tap goes to the outbox; a tab that does not own it says so (and keeps nothing). */
+  function enqueue(entry) {
+    entry.by_name = cfg.user_name;
+    return outbox.enqueue(entry).catch((err) => {
+      if (err.message !== "not_owner") throw err;
+      owning = false;
+      showOwner();
+      say(T.other_tab, "bad");
+    });
+  }
 
   function changed() {
     renderPill();
     applyOverlay();
+    renderOthers();
+    $("outbox-unsaved").hidden = true;
+    const unsaved = outbox.summary().unsaved;
+    if (unsaved) {
+      $("outbox-unsaved").hidden = false;
+      $("outbox-unsaved").textContent = fmt(unsaved === 1 ? T.unsaved_one : T.unsaved, { n: unsaved });
+    }
     if ($("outbox-sheet").open) renderOutboxList();
+    showClock(); // the cards' "since" at once, not at the next tick
+  }
+
+  function showOwner() {
+    $("outbox-other-tab").hidden = owning;
+    document.body.classList.toggle("judge-not-owner", !owning);
+  }
+  if (owner) {
+    // renew the claim; take it over when the other tab is gone
+    setInterval(() => {
+      const was = owning;
+      owning = owner.claim();
+      showOwner();
+      if (owning && !was) {
+        changed();
+        outbox.flush();
+      }
+    }, 2000);
+    window.addEventListener("pagehide", () => owner.release());
+  }
+
+  /* Another judge's waiting taps on this tablet stay in sight until that judge logs in. */
+  function renderOthers() {
+    const others = JudgeOutbox.othersWaiting(store, cfg.slug, cfg.user);
+    const box = $("others-waiting");
+    box.hidden = others.length === 0;
+    const list = box.querySelector("ul");
+    list.replaceChildren();
+    for (const o of others) {
+      const li = document.createElement("li");
+      li.textContent = fmt(o.count === 1 ? T.others_waiting_one : T.others_waiting, { n: o.count, name: o.name });
+      li.append(" ");
+      const a = document.createElement("a");
+      a.href = `${cfg.urls.login}?next=${encodeURIComponent(location.pathname)}`;
+      a.textContent = fmt(T.login_as, { name: o.name });
+      li.append(a);
+      list.append(li);
+    }
   }
 
   function renderPill() {
@@ -186,9 +274,18 @@
     $("send-now").hidden = s.total === 0;
   }
 
+  /* What an undo undoes, in words: "puslespil 2", "optællingen på 480 brikker" ... */
+  function what(e) {
+    const kind = e.kind === "cancel" ? e.cancels_kind : e.kind === "delete" ? "finish" : e.kind;
+    if (kind === "count") return fmt(T.what_count, { n: nf.format(e.pieces) });
+    if (kind === "warning") return fmt(T.what_warning, { reason: e.reason });
+    return fmt(T.what_puzzle, { n: e.puzzle });
+  }
+
   function entryText(e) {
     if (e.kind === "count") return fmt(T.kind_count, { n: nf.format(e.pieces) });
     if (e.kind === "warning") return fmt(T.kind_warning, { reason: e.reason });
+    if (e.kind === "cancel" || e.kind === "delete") return fmt(T.kind_undo, { what: what(e) });
     return fmt(T.kind_finish, { n: e.puzzle, time: hms(e.elapsed_seconds) });
   }
 
@@ -216,16 +313,32 @@
         const yes = button(T.save_anyway, "btn btn-primary", () => outbox.confirm(e.request_id));
         actions.append(yes);
       }
-      if (e.state !== "sending") {
+      // an undo waiting to be sent is not itself undone
+      if (e.kind !== "cancel" && e.kind !== "delete") {
         actions.append(
           button(T.delete_it, "btn", () => {
-            if (window.confirm(T.discard_confirm)) outbox.discard(e.request_id);
+            const text = JudgeOutbox.tried(e) ? T.discard_tried_confirm : T.discard_confirm;
+            if (window.confirm(text)) undoEntry(e);
           }),
         );
       }
       li.append(actions);
       list.append(li);
     }
+    const others = $("outbox-others");
+    others.replaceChildren();
+    for (const o of JudgeOutbox.othersWaiting(store, cfg.slug, cfg.user)) {
+      for (const e of outboxOf(o.user)) {
+        const li = document.createElement("li");
+        li.className = "outbox-item outbox-other";
+        li.textContent = `${o.name} · ${tableText(e.table)} · ${e.team_name} · ${entryText(e)}`;
+        others.append(li);
+      }
+    }
+  }
+  function outboxOf(user) {
+    const list = stored(JudgeOutbox.keyFor(cfg.slug, user), []);
+    return Array.isArray(list) ? list : [];
   }
 
   function button(label, cls, onClick) {
@@ -238,18 +351,23 @@
   }
 
   /* ---- cards: pending dots and the optimistic next puzzle ---------------------------- */
+  const undoesFinish = (e) => e.kind === "delete" || (e.kind === "cancel" && e.cancels_kind === "finish");
   function applyOverlay() {
     const entries = outbox.entries();
     const done = justDone.map((id) => justDoneEntries.get(id)).filter(Boolean);
     const all = done.concat(entries).sort((a, b) => a.created_ms - b.created_ms);
     const status = document.getElementById("cards")?.dataset.status || clock.status;
+    // another judge's taps waiting on this tablet: a dot on their cards too
+    const othersTeams = new Set(
+      JudgeOutbox.othersWaiting(store, cfg.slug, cfg.user).flatMap((o) => outboxOf(o.user).map((e) => e.team)),
+    );
     document.querySelectorAll(".jcard").forEach((card) => {
       // the chosen tables at once, before (or without) the server's filtered cards
       card.hidden = tables.length > 0 && !tables.includes(Number(card.dataset.table));
       const team = Number(card.dataset.team);
       const mine = all.filter((e) => e.team === team);
       const waiting = entries.filter((e) => e.team === team);
-      card.querySelector('[data-role="dot"]').hidden = waiting.length === 0;
+      card.querySelector('[data-role="dot"]').hidden = waiting.length === 0 && !othersTeams.has(team);
       card.classList.toggle("jcard-waiting", waiting.length > 0);
       let pos = Number(card.dataset.finished) + 1;
       let since = Number(card.dataset.since);
@@ -260,29 +378,36 @@
           pos += 1;
           since = e.elapsed_seconds;
           lastPos = e.puzzle;
+        } else if (undoesFinish(e) && e.puzzle === pos - 1) {
+          pos -= 1; // the undo of the latest finish (it may or may not have reached the server)
+          lastPos = null;
         } else if (e.kind === "count" && card.dataset.counted === "") {
           pendingCount = e.pieces;
         }
       }
+      const undoing = mine.find(undoesFinish);
+      const undoWaiting = waiting.find(undoesFinish);
       card.dataset.pos = String(pos);
       card.dataset.effSince = String(since);
       if (card.dataset.disqualified) return;
       const advanced = pos !== Number(card.dataset.finished) + 1;
-      if (!advanced && pendingCount === null) return;
+      if (!advanced && pendingCount === null && !undoing && !card.dataset.overlaid) return;
+      card.dataset.overlaid = "1"; // drawn here: redrawn on every change until the next swap
       const total = Number(card.dataset.total);
       const line = card.querySelector('[data-role="puzzle"]');
       if (line) line.textContent = puzzleLine(pos);
       const label = card.querySelector('[data-role="since-label"]');
-      if (label) label.textContent = T.since_last;
+      if (label) label.textContent = pos > 1 ? T.since_last : T.since_start;
       const sinceLine = card.querySelector('[data-role="since-line"]');
-      if (sinceLine) sinceLine.hidden = pos > total || status !== "running";
+      if (sinceLine) sinceLine.hidden = pos > total || status !== "running" || !!undoing;
       const undo = card.querySelector('[data-action="undo"]');
-      if (undo && lastPos) {
-        undo.hidden = false;
-        undo.querySelector('[data-role="undo-n"]').textContent = lastPos;
+      if (undo) {
+        undo.hidden = !lastPos || !!undoing;
+        if (lastPos) undo.querySelector('[data-role="undo-n"]').textContent = lastPos;
       }
       const actions = card.querySelector('[data-role="actions"]');
       const pending = card.querySelector('[data-role="pending"]');
+      pending.hidden = true;
       if (status === "running") {
         actions.replaceChildren();
         if (pos <= total) {
@@ -298,8 +423,12 @@
         } else {
           const countButton = actions.querySelector('[data-action="count"]');
           if (countButton) countButton.textContent = fmt(T.count_button, { n: pos });
-          if (pos > total) actions.hidden = true;
+          actions.hidden = pos > total;
         }
+      }
+      if (undoWaiting) {
+        pending.hidden = false;
+        pending.textContent = fmt(T.undo_pending_line, { what: what(undoWaiting) });
       }
     });
   }
@@ -307,18 +436,14 @@
   /* ---- which tables this judge watches (remembered on the device) -------------------- */
   const TABLES_KEY = `judge-tables:v1:${cfg.slug}`;
   function readTables() {
-    try {
-      const v = JSON.parse(localStorage.getItem(TABLES_KEY) || "[]");
-      return Array.isArray(v) ? v.map(Number).filter(Boolean) : [];
-    } catch (e) {
-      return [];
-    }
+    const v = stored(TABLES_KEY, []);
+    return Array.isArray(v) ? v.map(Number).filter(Boolean) : [];
   }
   let tables = readTables();
   const urlTables = new URLSearchParams(location.search).getAll("t").map(Number).filter(Boolean);
   if (urlTables.length) {
     tables = urlTables;
-    localStorage.setItem(TABLES_KEY, JSON.stringify(tables));
+    keep(TABLES_KEY, tables);
   }
   function showTables() {
     document.querySelectorAll('#tables-form input[name="t"]').forEach((box) => {
@@ -332,7 +457,7 @@
     tables = Array.from(document.querySelectorAll('#tables-form input[name="t"]:checked')).map((b) =>
       Number(b.value),
     );
-    localStorage.setItem(TABLES_KEY, JSON.stringify(tables));
+    keep(TABLES_KEY, tables);
     showTables();
     $("tables-picker").open = false;
     history.replaceState(null, "", location.pathname);
@@ -396,6 +521,10 @@
     if (!b) return;
     const card = b.closest(".jcard");
     const action = b.dataset.action;
+    if (!owning) {
+      say(T.other_tab, "bad"); // a second tab without navigator.locks: nothing is taken here
+      return;
+    }
     if (action === "finish") {
       const fresh = tap && tap.card === card && Date.now() - tap.at < 3000;
       openFinish(card, fresh ? tap.ms : serverNow(), false);
@@ -480,7 +609,7 @@
       return;
     }
     const missing = finish.spots.slice();
-    outbox.enqueue({
+    enqueue({
       kind: "finish",
       url: cfg.urls.finishes,
       body: { team: finish.team, puzzle: finish.pos, missing, elapsed_seconds: elapsed },
@@ -557,7 +686,7 @@
       $("count-error").textContent = problem;
       return;
     }
-    outbox.enqueue({
+    enqueue({
       kind: "count",
       url: cfg.urls.counts,
       body: Object.assign({ team: count.team }, v.body),
@@ -569,40 +698,6 @@
     });
     $("count-sheet").close();
   });
-
-  /* A plain request for an undo of a saved finish: answer or error. */
-  async function request(method, url, body) {
-    const ctl = new AbortController();
-    const t = setTimeout(() => ctl.abort(), 10000);
-    try {
-      const res = await fetch(url, {
-        method,
-        headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrf() },
-        body: body ? JSON.stringify(body) : undefined,
-        credentials: "same-origin",
-        redirect: "manual",
-        signal: ctl.signal,
-      });
-      let data = null;
-      try {
-        data = await res.json();
-      } catch (e) {
-        data = null;
-      }
-      return { status: res.status, data };
-    } catch (e) {
-      return { status: 0, data: null, offline: true };
-    } finally {
-      clearTimeout(t);
-    }
-  }
-  function problemText(r) {
-    if (r.offline) return T.offline;
-    if (r.status === 0 || r.status === 401 || r.status === 403) return T.login_again;
-    if (r.data && typeof r.data.detail === "string") return r.data.detail;
-    if (r.data) return Object.values(r.data).flat().join(" ");
-    return T.offline;
-  }
 
   /* Warning (R14): through the outbox like a tap, so it waits for the network and a resend
    * is never a second warning (the server knows its request_id). */
@@ -622,7 +717,7 @@
       $("warn-error").textContent = T.reason_missing;
       return;
     }
-    outbox.enqueue({
+    enqueue({
       kind: "warning",
       url: `${cfg.urls.teams}${warnCard.team}/warnings/`,
       body: { reason },
@@ -658,29 +753,66 @@
     if (a && a.onNo) a.onNo();
   });
 
-  /* Undo the latest finish: an unsent tap leaves the tablet; a saved one is deleted. */
+  /* Undo the latest finish (OFFLINE.md). A tap still on the tablet: never tried -> taken
+   * off; tried (it may have reached the server) -> a cancel of its request_id goes through
+   * the outbox. A saved finish: its delete goes through the outbox. "Undone" is said only
+   * when the tablet took it off, or when the server has answered. */
   function undo(card) {
     const info = cardInfo(card);
-    const unsent = outbox
-      .entries()
-      .filter((e) => e.team === info.team && e.kind === "finish")
+    const mine = outbox.entries().filter((e) => e.team === info.team);
+    if (mine.some((e) => e.kind === "cancel" || e.kind === "delete")) return; // one at a time
+    const waiting = mine
+      .filter((e) => e.kind === "finish")
       .sort((a, b) => b.created_ms - a.created_ms)[0];
-    if (unsent) {
-      ask(T.undo_title, fmt(T.undo_pending_confirm, { n: unsent.puzzle, table: info.table }), T.yes_undo, T.no, () => {
-        if (outbox.discard(unsent.request_id)) say(fmt(T.undone, { n: unsent.puzzle, table: info.table }), "ok");
-        else say(T.undo_sending, "warn");
-      });
+    if (waiting) {
+      const text = JudgeOutbox.tried(waiting) ? T.undo_tried_confirm : T.undo_pending_confirm;
+      ask(T.undo_title, fmt(text, { n: waiting.puzzle, table: info.table }), T.yes_undo, T.no, () =>
+        undoEntry(waiting),
+      );
       return;
     }
     const id = card.dataset.latestFinish;
-    const n = card.dataset.latestPosition;
+    const n = Number(card.dataset.latestPosition);
     if (!id) return;
-    ask(T.undo_title, fmt(T.undo_confirm, { n, table: info.table }), T.yes_undo, T.no, async () => {
-      const r = await request("DELETE", `${cfg.urls.finishes}${id}/`);
-      if (r.status === 204 || r.status === 200) say(fmt(T.undone, { n, table: info.table }), "ok");
-      else say(`${tableText(info.table)} · ${info.name}: ${problemText(r)}`, "warn");
-      refreshBoard();
+    ask(T.undo_title, fmt(T.undo_confirm, { n, table: info.table }), T.yes_undo, T.no, () => {
+      enqueue({
+        kind: "delete",
+        method: "DELETE",
+        url: `${cfg.urls.finishes}${id}/`,
+        team: info.team,
+        table: info.table,
+        team_name: info.name,
+        puzzle: n,
+        finish: Number(id),
+      }).then((e) => e && say(fmt(T.undo_waiting, { what: what(e), table: info.table }), "info"));
     });
+  }
+  async function undoEntry(e) {
+    let r;
+    try {
+      r = await outbox.undo(e.request_id, (x) => ({
+        kind: "cancel",
+        url: `${cfg.urls.requests}${x.request_id}/cancel`,
+        cancels: x.request_id,
+        cancels_kind: x.kind,
+        team: x.team,
+        table: x.table,
+        team_name: x.team_name,
+        puzzle: x.puzzle,
+        pieces: x.pieces,
+        reason: x.reason,
+        by_name: cfg.user_name,
+      }));
+    } catch (err) {
+      owning = false;
+      showOwner();
+      say(T.other_tab, "bad");
+      return;
+    }
+    const vars = { what: what(e), table: e.table };
+    if (r.outcome === "removed") say(fmt(T.undone, vars), "ok");
+    else if (r.outcome === "cancel") say(fmt(T.undo_waiting, vars), "info");
+    else say(T.undo_sending, "warn");
   }
 
   /* Plausibility (issue 4, item 5): the server asks; the judge confirms or drops it. */
@@ -696,7 +828,7 @@
         T.save_anyway,
         T.delete_it,
         () => outbox.confirm(e.request_id),
-        () => outbox.discard(e.request_id),
+        () => undoEntry(e),
       );
       return;
     }
@@ -720,7 +852,12 @@
     }
   });
   window.addEventListener("storage", (ev) => {
-    if (ev.key === outbox.key) changed();
+    // this judge's outbox changed in another tab, or another judge's (renderOthers)
+    if (ev.key === null || ev.key.startsWith(JudgeOutbox.keyFor(cfg.slug, ""))) changed();
+  });
+  // taps only in memory (storage full or unavailable): a reload would lose them
+  window.addEventListener("beforeunload", (ev) => {
+    if (outbox.summary().unsaved > 0) ev.preventDefault();
   });
   const logout = document.querySelector(`form[action="${cfg.urls.logout}"]`);
   if (logout) {
@@ -736,6 +873,7 @@
 
   for (const e of outbox.entries()) if (e.state === "confirm") confirmQueue.push(e.request_id);
   changed();
+  showOwner();
   showClock();
   // htmx binds its triggers on DOMContentLoaded, after this script has run
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", refreshBoard);

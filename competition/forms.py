@@ -4,6 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from competition.imports import MAX_BYTES
+from competition.slugs import SLUG_MAX, slug_from
 
 DATETIME_LOCAL = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
@@ -58,10 +59,14 @@ def members_from(formset) -> list[dict]:
 
 class CompetitionForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=200)
-    slug = forms.SlugField(
+    slug = forms.CharField(
         label=_("Short name in the address"),
-        max_length=50,
-        help_text=_("Letters, digits and hyphens, e.g. dm-2027."),
+        max_length=SLUG_MAX,
+        required=False,
+        help_text=_(
+            "Suggested from the name. Small letters a–z, digits and hyphens; æ, ø and å are "
+            "written ae, oe and aa."
+        ),
     )
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
     starts_at = forms.DateTimeField(label=_("Planned start"), widget=DATETIME_LOCAL)
@@ -75,9 +80,30 @@ class CompetitionForm(forms.Form):
 
     def __init__(self, *args, started: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
+        slug_attrs = self.fields["slug"].widget.attrs
+        slug_attrs.update(autocapitalize="none", autocomplete="off", spellcheck="false")
+        if not self.initial.get("slug"):  # a new competition: suggested as the name is typed
+            slug_attrs["data-slug-from"] = self["name"].auto_id
         if started:  # the clock has started: only the name and the venue may change
             for name in ("slug", "starts_at", "duration_minutes", "max_at_table", "hide_motifs"):
                 self.fields[name].disabled = True
+
+    def clean(self):
+        """The short name as static/js/slug.js suggests it: typed or from the name, written
+        with a-z, digits and hyphens (a stored one that is left unchanged is kept as it is)."""
+        data = super().clean()
+        typed = (self.data.get(self.add_prefix("slug")) or "").strip()
+        if self.fields["slug"].disabled or (typed and typed == self.initial.get("slug")):
+            return data
+        slug = slug_from(typed or data.get("name") or "")
+        if slug:
+            data["slug"] = slug
+        elif "slug" not in self.errors and "name" not in self.errors:
+            self.add_error(
+                "slug",
+                _("Write a short name with the letters a–z or digits, e.g. dm-2027."),
+            )
+        return data
 
 
 class PuzzleForm(forms.Form):

@@ -68,7 +68,8 @@ def about_choices(competition, team_id=None) -> list:
         counts = counts.filter(team_id=team_id)
     groups: dict[Team, list] = {}
     for f in finishes.order_by("team__table", "puzzle__position"):
-        label = _("Puzzle %(position)d finished at %(time)s") % {
+        # Competition time, not a time of day: "after 0:01:51", never "at 0:01:51" (kl.).
+        label = _("Puzzle %(position)d finished after %(time)s") % {
             "position": f.puzzle.position,
             "time": format_hms(f.elapsed_seconds),
         }
@@ -133,8 +134,9 @@ class ResolveForm(forms.Form):
             del self.fields["elapsed"], self.fields["missing"]
         else:
             now = format_hms(objection.finish.elapsed_seconds)
-            self.fields["elapsed"].help_text = _("Now %(time)s. Empty: unchanged.") % {"time": now}
-            self.fields["elapsed"].widget.attrs["placeholder"] = now
+            self.fields["elapsed"].help_text = _(
+                "Now after %(time)s on the competition clock. Empty: unchanged."
+            ) % {"time": now}
             self.fields["missing"].help_text = _(
                 "Now: %(missing)s. The size of each spot with missing pieces, e.g. 1, 1, 3; "
                 "0 for none. Empty: unchanged."

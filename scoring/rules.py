@@ -387,6 +387,10 @@ _SENTENCES = {
         "only": "Samme antal brikker; kun {name} lagde et helt puslespil færdigt.",
         "same_time": "Samme antal brikker og samme tid: delt placering.",
         "none_finished": "Samme antal brikker og intet helt puslespil færdigt: delt placering.",
+        # Short, for a phone's row: told from the team placed behind.
+        "earlier_short": "Samme brikker, senere færdig.",
+        "only_short": "Samme brikker, intet helt puslespil.",
+        "shared_short": "Samme brikker: delt placering.",
     },
     "en": {
         "earlier": "Same pieces; {name} finished their last whole puzzle {delta} earlier.",
@@ -396,6 +400,9 @@ _SENTENCES = {
         "only": "Same pieces; only {name} finished a whole puzzle.",
         "same_time": "Same pieces and same time: shared place.",
         "none_finished": "Same pieces and no whole puzzle finished: shared place.",
+        "earlier_short": "Same pieces, finished later.",
+        "only_short": "Same pieces, no whole puzzle.",
+        "shared_short": "Same pieces: shared place.",
     },
 }
 
@@ -451,11 +458,14 @@ def tie_break_reason(
     ahead_name: str,
     language: str = "da",
     with_time: bool = False,
+    short: bool = False,
 ) -> str | None:
     """R11: why `ahead` is placed before `behind` although both placed the same pieces.
 
     None when the pieces differ (no tie to explain) or when either team is disqualified.
     `with_time` adds the time `ahead` finished its last whole puzzle ("på 1:23:45").
+    `short` says it in a few words from `behind`'s side, for a phone ("Samme brikker,
+    senere færdig.").
     `language` is "da" (default) or "en"; other languages get Danish.
     Raises ValueError when `ahead` does not in fact come first by R11.
     """
@@ -464,13 +474,15 @@ def tie_break_reason(
     texts = _SENTENCES[_language(language)]
     a, b = ahead.last_finish_seconds, behind.last_finish_seconds
     if a is None and b is None:
-        return texts["none_finished"]
+        return texts["shared_short" if short else "none_finished"]
     if a is None or (b is not None and a > b):
         raise ValueError("`ahead` finished its last whole puzzle after `behind` (R11)")
     if b is None:
-        return texts["only"].format(name=ahead_name)
+        return texts["only_short" if short else "only"].format(name=ahead_name)
     if a == b:
-        return texts["same_time"]
+        return texts["shared_short" if short else "same_time"]
+    if short:
+        return texts["earlier_short"]
     key = "earlier_at" if with_time else "earlier"
     return texts[key].format(
         name=ahead_name, delta=format_duration(b - a, language), time=format_hms(a)

@@ -115,7 +115,8 @@ def competition_standings(competition: Competition, *, staff: bool = False) -> d
     message}` when the data breaks a rule, else None), `stale` (the last good standings
     are shown because the current data breaks a rule); per row `current` (the puzzle the
     team is on), `progress` (one entry per puzzle), `tie_break` (`{"da", "en"}` sentences
-    when the team has the same pieces as the team above it), per finish `missing`, `split`,
+    when the team has the same pieces as the team above it) and `tie_break_short` (the same in a
+    few words, for a phone), per finish `missing`, `split`,
     `ppm`. Staff read the version from the database; public readers may reuse the one
     read within the last second.
     """
@@ -281,23 +282,22 @@ def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id) -> dict
             progress.append({"position": p["position"], "state": "current", "percent": 0})
         else:
             progress.append({"position": p["position"], "state": "todo", "percent": 0})
-    tie_break = None
+    tie_break = tie_break_short = None
     if previous is not None and s.pieces > 0:  # nothing to explain while nobody has pieces
+        ahead_name = by_id[previous.team]["name"]
+
+        def reason(lang: str, short: bool) -> str | None:
+            return rules.tie_break_reason(
+                previous, s, ahead_name=ahead_name, language=lang, with_time=True, short=short
+            )
+
         try:
-            texts = {
-                lang: rules.tie_break_reason(
-                    previous,
-                    s,
-                    ahead_name=by_id[previous.team]["name"],
-                    language=lang,
-                    with_time=True,
-                )
-                for lang in LANGUAGES
-            }
+            texts = {lang: reason(lang, False) for lang in LANGUAGES}
+            short = {lang: reason(lang, True) for lang in LANGUAGES}
         except ValueError:
-            texts = {}
+            texts = short = {}
         if texts.get("da"):
-            tie_break = texts
+            tie_break, tie_break_short = texts, short
     return {
         "rank": s.rank,
         "team": {"id": team["id"], "name": team["name"], "table": team["table"]},
@@ -311,6 +311,7 @@ def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id) -> dict
         "current": current,
         "progress": progress,
         "tie_break": tie_break,
+        "tie_break_short": tie_break_short,
     }
 
 

@@ -12,6 +12,7 @@ from competition.errors import Refusal, ensure_not_final
 from competition.locking import lock_competition, lock_team
 from competition.models import Competition, Member, Puzzle, Team
 from competition.roles import ADMIN, has_role
+from competition.slugs import slug_valid
 from judging.audit import audit_record
 
 __all__ = [
@@ -90,6 +91,15 @@ def _ensure_setup(competition: Competition) -> None:
 
 # --- competition -----------------------------------------------------------------------------
 def _validate_slug(slug: str) -> None:
+    if not slug_valid(slug):
+        raise ValidationError(
+            {
+                "slug": _(
+                    "The short name may only hold the small letters a–z, digits and hyphens, "
+                    "e.g. dm-2027 (æ, ø and å are written ae, oe and aa)."
+                )
+            }
+        )
     if slug.lower() in _EXTRA_RESERVED:
         raise ValidationError(
             {"slug": _("“%(slug)s” is used by the app itself; choose another short name.")},

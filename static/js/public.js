@@ -30,27 +30,58 @@
     }
   }
 
-  // The big screen: show as many rows as fit, and turn the page every few seconds.
+  // The big screen: show as many rows as the screen's height holds, stretched to fill it
+  // when there is more than one page, and turn the page every few seconds.
   var page = 0, pageTimer = null;
   function paginate() {
     var table = document.querySelector("[data-pager]");
     var info = document.querySelector("[data-pager-info]");
     if (!table) return;
     var rows = table.tBodies[0].rows;
-    for (var i = 0; i < rows.length; i++) rows[i].hidden = false;
+    for (var i = 0; i < rows.length; i++) { rows[i].hidden = false; rows[i].style.height = ""; }
     if (!rows.length) return;
     var foot = document.querySelector(".screen-foot");
-    var bottom = window.innerHeight - (foot ? foot.getBoundingClientRect().height : 0) - 24;
+    var bottom = window.innerHeight - (foot ? foot.getBoundingClientRect().height : 0) - 8;
     var room = bottom - rows[0].getBoundingClientRect().top;
     var size = Math.max(1, Math.floor(room / rows[0].getBoundingClientRect().height));
     var pages = Math.ceil(rows.length / size);
     if (page >= pages) page = 0;
-    for (var j = 0; j < rows.length; j++) rows[j].hidden = j < page * size || j >= (page + 1) * size;
+    var height = pages > 1 ? Math.floor(room / size) + "px" : "";
+    for (var j = 0; j < rows.length; j++) {
+      rows[j].hidden = j < page * size || j >= (page + 1) * size;
+      rows[j].style.height = height;
+    }
     if (info) info.textContent = pages > 1 ? table.dataset.pageLabel + " " + (page + 1) + " " + table.dataset.ofLabel + " " + pages : "";
   }
   function startPager() {
     if (!document.querySelector("[data-pager]") || pageTimer) return;
     pageTimer = setInterval(function () { page += 1; paginate(); }, 10000);
+  }
+
+  // The leaderboard's filter box: rows whose team name holds the text, or whose table is the
+  // number typed. The rows come from the shared live part; the filter is this reader's own.
+  function filterBoard() {
+    var input = document.querySelector("[data-board-filter]");
+    if (!input) return;
+    var q = input.value.trim().toLocaleLowerCase();
+    var rows = document.querySelectorAll("table.board tbody tr[data-team]");
+    var shown = 0;
+    for (var i = 0; i < rows.length; i++) {
+      var row = rows[i];
+      var match = !q || row.dataset.team.toLocaleLowerCase().indexOf(q) !== -1 ||
+        (/^\d+$/.test(q) && row.dataset.table === String(Number(q)));
+      row.hidden = !match;
+      if (match) shown += 1;
+    }
+    var none = document.querySelector("[data-board-filter-none]");
+    if (none) none.hidden = !(q && rows.length && !shown);
+  }
+  function startFilter() {
+    var box = document.querySelector("[data-board-filter-box]");
+    if (!box) return;
+    box.hidden = false;
+    box.querySelector("[data-board-filter]").addEventListener("input", filterBoard);
+    filterBoard(); // a value the browser kept (back from a team's page)
   }
 
   function fillOrigin() {
@@ -70,11 +101,11 @@
       var x = kept[boxes[i].dataset.keepScroll];
       if (x) boxes[i].scrollLeft = x;
     }
-    tick(); paginate(); fillOrigin();
+    tick(); paginate(); fillOrigin(); filterBoard();
   });
 
   function start() {
-    tick(); syncTime(); paginate(); startPager(); fillOrigin();
+    tick(); syncTime(); paginate(); startPager(); fillOrigin(); startFilter();
     setInterval(tick, 250);
     setInterval(syncTime, 5 * 60 * 1000);
     window.addEventListener("resize", paginate);

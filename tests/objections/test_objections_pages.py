@@ -72,7 +72,7 @@ def test_desk_files_an_objection_about_a_finish(client, desk, ended, teams):
     client.force_login(desk)
     page = client.get(url("new"))
     assert "Indgiv en indsigelse" in page.text
-    assert "Puslespil 2 færdigt kl. 1:35:00" in page.text
+    assert "Puslespil 2 færdigt efter 1:35:00" in page.text
     response = client.post(
         url("new"),
         {"team": teams[0].pk, "about": f"finish:{finish.pk}", "text": "Et minut for sent"},
@@ -101,7 +101,7 @@ def test_choosing_the_team_narrows_the_choices(client, desk, ended, teams):
     client.force_login(desk)
     response = client.get(url("new"), {"team": teams[1].pk}, HTTP_HX_REQUEST="true")
     assert response.text.strip().startswith('<div id="about-field">')
-    assert "Puslespil 1 færdigt kl. 0:50:00" in response.text
+    assert "Puslespil 1 færdigt efter 0:50:00" in response.text
     assert "1:35:00" not in response.text  # table 1's finish
 
 
@@ -122,7 +122,7 @@ def test_desk_page_queries_do_not_grow_with_teams(
 def test_admin_upholds_with_a_time_correction(client, admin_user, objection):
     client.force_login(admin_user)
     page = client.get(url("resolve", pk=objection.pk))
-    assert "Nu 1:35:00. Tom: uændret." in page.text
+    assert "Nu efter 1:35:00 på konkurrenceuret. Tomt: uændret." in page.text
     response = client.post(
         url("resolve", pk=objection.pk) + "?next=/objections/dm-2026/new/",
         {"decision": "upheld", "note": "Dommeren bekræfter", "elapsed": "1:34:00", "next": ""},

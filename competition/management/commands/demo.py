@@ -4,6 +4,7 @@ import random
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
@@ -148,6 +149,17 @@ def demo_load(*, seed: int = 2026) -> Competition:
     return competition
 
 
+def demo_logins_ensure() -> None:
+    """Make the demo logins that are missing. One that exists keeps its password: setting it
+    again would log out every session of it (Django ties a session to the password's hash),
+    the judge's tablet in the middle of `demo --live` included."""
+    User = get_user_model()
+    for username, password, role in DEMO_LOGINS:
+        user = User.objects.filter(username=username).first()
+        if user is None or not user.has_usable_password():
+            staff_upsert(username=username, role=role, password=password)
+
+
 class Command(BaseCommand):
     help = "Load the demo competition when the database has none; --live plays it."
 
@@ -166,15 +178,14 @@ class Command(BaseCommand):
         if not settings.DEBUG:
             self.stderr.write("DEBUG is off: no demo logins with known passwords are made.")
         else:
-            for username, password, role in DEMO_LOGINS:
-                staff_upsert(username=username, role=role, password=password)
+            demo_logins_ensure()
         if Competition.objects.exists():
             self.stdout.write("The database already has a competition; no demo loaded.")
         else:
             competition = demo_load()
             self.stdout.write(f"Loaded “{competition.name}” at /{competition.slug}/")
         if settings.DEBUG:
-            self.stdout.write("Logins (username / password):")
+            self.stdout.write("Logins (username / password, unless changed since):")
             for username, password, role in DEMO_LOGINS:
                 self.stdout.write(f"  {role:6} {username} / {password}")
         if live:

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from judging import views_control as v
+from judging import views_hall as hall
 
 app_name = "control"
 urlpatterns = [
@@ -10,6 +11,10 @@ urlpatterns = [
     path("<slug:slug>/clock/start", v.clock_start, name="clock_start"),
     path("<slug:slug>/clock/stop", v.clock_stop, name="clock_stop"),
     path("<slug:slug>/audit/", v.audit, name="audit"),
+    path("<slug:slug>/hall/", hall.hall_fragment, name="hall"),
+    path("<slug:slug>/join/", hall.join_sheet, name="join"),
+    path("<slug:slug>/teams/<int:pk>/paper/finish", hall.paper_finish, name="paper_finish"),
+    path("<slug:slug>/teams/<int:pk>/paper/count", hall.paper_count, name="paper_count"),
     path("<slug:slug>/teams/<int:pk>/", v.team, name="team"),
     path("<slug:slug>/teams/<int:pk>/warning", v.warning, name="warning"),
     path("<slug:slug>/teams/<int:pk>/disqualify", v.disqualify, name="disqualify"),

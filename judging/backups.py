@@ -28,7 +28,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management import call_command
-from django.db import close_old_connections, connection, transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from competition.models import Competition
@@ -106,14 +106,29 @@ def _run(command: list[str]) -> None:
         raise BackupError(result.stderr.strip()[-500:] or f"{command[0]} failed")
 
 
+def _sqlite_source() -> sqlite3.Connection:
+    """A connection of its own that reads what is committed (WAL: the writers go on); the
+    in-memory test database can only be read through Django's own connection, and not
+    while it writes (the backup step would wait for itself)."""
+    if not connection.is_in_memory_db():
+        name = connection.settings_dict["NAME"]
+        return sqlite3.connect(f"file:{name}?mode=ro", uri=True, timeout=20)
+    if connection.in_atomic_block:
+        raise BackupError("an in-memory database cannot be copied inside a transaction")
+    connection.ensure_connection()
+    return connection.connection
+
+
 def _dump(target: Path) -> None:
     if connection.vendor == "sqlite":
-        connection.ensure_connection()
+        source = _sqlite_source()
         copy = sqlite3.connect(target)
         try:
-            connection.connection.backup(copy)
+            source.backup(copy)
         finally:
             copy.close()
+            if source is not connection.connection:
+                source.close()
     else:
         name = connection.settings_dict["NAME"]
         _run(["pg_dump", "--format=custom", "--no-owner", "--no-privileges", "-f", target, name])
@@ -130,8 +145,9 @@ def _target(reason: str) -> Path:
 
 
 def _rotate() -> None:
-    """Keep the newest BACKUP_KEEP periodic snapshots (names sort by time)."""
-    files = sorted(p for p in backup_dir().iterdir() if PERIODIC.search(p.stem) and p.is_file())
+    """Keep the newest BACKUP_KEEP periodic snapshots."""
+    files = [p for p in backup_dir().iterdir() if PERIODIC.search(p.stem) and p.is_file()]
+    files.sort(key=lambda p: (p.stat().st_mtime_ns, p.name))
     for old in files[: max(0, len(files) - settings.BACKUP_KEEP)]:
         old.unlink(missing_ok=True)
 
@@ -144,11 +160,12 @@ def _snapshot_locked(reason: str) -> Backup:
         partial.unlink(missing_ok=True)
         _dump(partial)
         os.replace(partial, target)  # a half-written snapshot never carries a real name
+        size = target.stat().st_size
         _rotate()
     except Exception as exc:  # recorded and shown in red in the control room
         logger.exception("backup failed")
         return Backup.objects.create(at=at, reason=reason, error=str(exc)[:2000] or repr(exc))
-    return Backup.objects.create(at=at, reason=reason, file=target.name, size=target.stat().st_size)
+    return Backup.objects.create(at=at, reason=reason, file=target.name, size=size)
 
 
 def snapshot(reason: str = "manual") -> Backup:
@@ -184,7 +201,9 @@ _next_check = 0.0
 
 
 def after_request(**kwargs) -> None:
-    """request_finished: the answer has been sent; take a periodic snapshot if one is due."""
+    """request_finished: the answer has been sent; take a periodic snapshot if one is due.
+
+    A connection opened here is closed by the next request's `close_old_connections`."""
     global _next_check
     if not enabled() or time.monotonic() < _next_check:
         return
@@ -198,8 +217,6 @@ def after_request(**kwargs) -> None:
                 _snapshot_locked(reason)
     except Exception:
         logger.exception("periodic backup check failed")
-    finally:
-        close_old_connections()
 
 
 def after_audit(sender, instance, created, **kwargs) -> None:

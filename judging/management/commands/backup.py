@@ -9,10 +9,6 @@ class Command(BaseCommand):
     help = "Take a consistent snapshot of the database into BACKUP_DIR (var/backups/)."
 
     def handle(self, *args, **options):
-        try:
-            backups.backup_dir().mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise CommandError(str(exc)) from exc
         result = backups.snapshot("manual")
         if not result.ok:
             raise CommandError(f"the backup failed: {result.error}")

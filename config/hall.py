@@ -14,6 +14,7 @@ the app prints or encodes in a QR code can come from a forged Host header. Anoth
 (a DNS name on the hall's router) can be added with ALLOWED_HOSTS.
 """
 
+import fcntl
 import ipaddress
 import os
 import re
@@ -186,7 +187,10 @@ def main(argv: list[str]) -> None:
     from django.db import connections
 
     call_command("migrate", interactive=False, verbosity=0)
-    call_command("collectstatic", interactive=False, verbosity=0)
+    lock = BASE_DIR / "var" / ".collectstatic.lock"
+    with open(lock, "a") as handle:  # two starts at once do not write the same files
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        call_command("collectstatic", interactive=False, verbosity=0)
     _banner(env)
     connections.close_all()
     workers = env.get("HALL_WORKERS") or str(max(3, min(9, 2 * (os.cpu_count() or 1) + 1)))

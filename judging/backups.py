@@ -197,17 +197,17 @@ def due(now) -> str | None:
     return None
 
 
-_next_check = 0.0
+_last_check = float("-inf")
 
 
 def after_request(**kwargs) -> None:
     """request_finished: the answer has been sent; take a periodic snapshot if one is due.
 
     A connection opened here is closed by the next request's `close_old_connections`."""
-    global _next_check
-    if not enabled() or time.monotonic() < _next_check:
+    global _last_check
+    if not enabled() or time.monotonic() - _last_check < settings.BACKUP_CHECK_SECONDS:
         return
-    _next_check = time.monotonic() + settings.BACKUP_CHECK_SECONDS
+    _last_check = time.monotonic()
     try:
         if due(timezone.now()) is None:
             return

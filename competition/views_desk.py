@@ -29,6 +29,7 @@ from competition.forms import (
     members_from,
     puzzles_from,
 )
+from competition.inputs import redirect_next, whole_number
 from competition.models import Competition, Team
 from competition.roles import ADMIN, DESK, role_required
 
@@ -64,7 +65,7 @@ def _counts(teams: list[Team]) -> dict:
 def _matches(team: Team, q: str) -> bool:
     if not q:
         return True
-    if q.isdigit() and int(q) == team.table:
+    if whole_number(q) == team.table:
         return True
     q = q.casefold()  # Python, not SQL: SQLite's lower() knows only ASCII
     return q in team.name.casefold() or any(q in m.name.casefold() for m in team.members.all())
@@ -110,7 +111,7 @@ def teams(request, slug):
 def _row_answer(request, competition: Competition, team: Team):
     """After a tap: the htmx row plus the counts (out of band), or back to the list."""
     if not request.htmx:
-        return redirect(request.POST.get("next") or reverse("desk:teams", args=[competition.slug]))
+        return redirect_next(request, reverse("desk:teams", args=[competition.slug]))
     team = Team.objects.prefetch_related("members").get(pk=team.pk)
     all_teams = list(
         Team.objects.filter(competition=competition).only("checked_in_at", "fee_paid", "withdrawn")
@@ -329,7 +330,7 @@ def cards(request, slug):
     """Print-ready table cards, two A5 cards per A4 sheet, each with a QR code to the team page."""
     competition = _competition(slug)
     qs = Team.objects.filter(competition=competition, withdrawn=False)
-    chosen = [int(x) for x in request.GET.getlist("team") if x.isdigit()]
+    chosen = [n for n in map(whole_number, request.GET.getlist("team")) if n is not None]
     if chosen:
         qs = Team.objects.filter(competition=competition, pk__in=chosen)
     teams = list(qs.prefetch_related("members").order_by("table"))

@@ -34,6 +34,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from competition.cells import safe_row, unescape_cell
 from competition.models import Competition, Team
 from competition.services import team_create
 
@@ -122,7 +123,7 @@ def _cell(value) -> str:
         return ""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    return str(value).strip()
+    return unescape_cell(str(value).strip())  # an export's `'` before `=`, `+`, ... (DESIGN.md)
 
 
 @dataclass
@@ -387,7 +388,7 @@ def export_csv(competition: Competition) -> str:
     for n in range(1, width + 1):
         headers += [f"medlem {n}", f"medlem {n} under 15", f"medlem {n} ledsagende voksen"]
     headers += ["kontaktperson", "e-mail", "telefon", "noter"]
-    data = tablib.Dataset(headers=headers)
+    data = tablib.Dataset(headers=safe_row(headers))
     for t in teams:
         row = [
             t.table,
@@ -404,5 +405,5 @@ def export_csv(competition: Competition) -> str:
             else:
                 row += ["", "", ""]
         row += [t.contact_name, t.contact_email, t.contact_phone, t.notes]
-        data.append(row)
+        data.append(safe_row(row))
     return data.export("csv", delimiter=";")

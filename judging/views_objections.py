@@ -1,7 +1,6 @@
 """Pages for objections (R20): the desk files, an admin resolves and finalises; the official
 results for print; the audit log as CSV. Every write goes through judging.services."""
 
-import csv
 import json
 import re
 
@@ -15,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
+from competition.cells import csv_writer
 from competition.errors import Refusal
 from competition.inputs import redirect_next, whole_number
 from competition.models import Competition, Team
@@ -380,7 +380,7 @@ def audit_csv(request, slug):
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{competition.slug}-audit.csv"'
     response.write("\ufeff")
-    writer = csv.writer(response, delimiter=";")
+    writer = csv_writer(response, delimiter=";")
     writer.writerow(
         [
             _("Time"),

@@ -21,24 +21,32 @@ not matter, and Danish or English names work. Columns:
 Other columns are ignored (the preview lists them).
 
 CSV: separated by ``;`` or ``,``, UTF-8 with or without BOM (Excel's Windows-1252 is
-accepted too). Nothing is written by `preview`; `confirm` creates every team in one
-transaction through ``team_create`` or none at all.
+accepted too). At most 1 MB and 2,000 rows (issue 11): a longer file is refused before its
+rows are read. Nothing is written by `preview`; `confirm` creates every team in one
+transaction through ``team_create`` or none at all. Between the two the file waits in an
+``ImportPreview`` row of the desk user's (`preview_store`, `preview_take`).
 """
 
+import csv
+import io
+import itertools
 import re
+import uuid
 from dataclasses import dataclass, field
 
 import tablib
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from competition.cells import safe_row, unescape_cell
-from competition.models import Competition, Team
+from competition.models import Competition, ImportPreview, Team
 from competition.services import team_create
 
-MAX_BYTES = 2 * 1024 * 1024
+MAX_BYTES = 1024 * 1024
+MAX_ROWS = 2000  # below the header row; empty rows are not counted
 YES = {"x", "ja", "j", "yes", "y", "1", "true", "sand"}
 NO = {"", "nej", "n", "no", "0", "false", "falsk", "-"}
 
@@ -94,12 +102,41 @@ class ImportFileError(Exception):
     """The file cannot be read at all (wrong type, no header, not a spreadsheet)."""
 
 
+def too_large_message() -> str:
+    return _("The file is too large (at most 1 MB).")
+
+
+def _check_rows(rows) -> None:
+    """Refuse a file of more than MAX_ROWS rows, counting no further than that."""
+    filled = (row for row in rows if any(str(c).strip() for c in row if c is not None))
+    if sum(1 for _row in itertools.islice(filled, MAX_ROWS + 2)) > MAX_ROWS + 1:
+        rows_text = number_format(MAX_ROWS, force_grouping=True)
+        raise ImportFileError(
+            _(
+                "The file has more than %(rows)s rows: at most %(rows)s can be imported at "
+                "once. Split it into several files."
+            )
+            % {"rows": rows_text}
+        )
+
+
+def _xlsx_rows(content: bytes):
+    import openpyxl
+
+    book = openpyxl.load_workbook(io.BytesIO(content), read_only=True, data_only=True)
+    try:
+        yield from book.active.iter_rows(values_only=True)
+    finally:
+        book.close()
+
+
 def read_dataset(content: bytes, filename: str) -> tablib.Dataset:
     if len(content) > MAX_BYTES:
-        raise ImportFileError(_("The file is too large (at most 2 MB)."))
+        raise ImportFileError(too_large_message())
     lower = filename.lower()
     try:
         if lower.endswith(".xlsx"):
+            _check_rows(_xlsx_rows(content))
             return tablib.Dataset().load(content, format="xlsx")
         if lower.endswith((".csv", ".txt")):
             try:
@@ -108,6 +145,7 @@ def read_dataset(content: bytes, filename: str) -> tablib.Dataset:
                 text = content.decode("cp1252")
             first = text.split("\n", 1)[0]
             delimiter = ";" if first.count(";") >= first.count(",") else ","
+            _check_rows(csv.reader(io.StringIO(text), delimiter=delimiter))
             return tablib.Dataset().load(text, format="csv", delimiter=delimiter)
     except ImportFileError:
         raise
@@ -372,6 +410,42 @@ def confirm(competition: Competition, content: bytes, filename: str, *, by) -> l
                 % {"row": team.line, "team": team.name, "error": message},
             ) from exc
     return created
+
+
+# --- the file between preview and confirm ----------------------------------------------------
+def _expired_before():
+    return timezone.now() - ImportPreview.EXPIRY
+
+
+def preview_cleanup() -> None:
+    """Remove the files whose time ran out (nobody confirmed or cancelled them)."""
+    ImportPreview.objects.filter(created_at__lt=_expired_before()).delete()
+
+
+def preview_store(competition: Competition, content: bytes, filename: str, *, by) -> str:
+    """Keep an uploaded file for its confirm by the same desk user; its token."""
+    stored = ImportPreview.objects.create(
+        competition=competition,
+        user=by,
+        filename=filename.replace("\x00", "")[-200:],
+        content=content,
+    )
+    return str(stored.token)
+
+
+def preview_find(competition: Competition, token, *, by) -> ImportPreview | None:
+    """The file `by` uploaded under `token`; None once it expired (or for anyone else)."""
+    try:
+        token = uuid.UUID(str(token))
+    except ValueError:
+        return None
+    return ImportPreview.objects.filter(
+        competition=competition, user=by, token=token, created_at__gte=_expired_before()
+    ).first()
+
+
+def preview_discard(stored: ImportPreview) -> None:
+    ImportPreview.objects.filter(pk=stored.pk).delete()
 
 
 def export_csv(competition: Competition) -> str:

@@ -3,9 +3,6 @@
 Every write goes through competition.services; the views only read input and show answers.
 """
 
-import base64
-import secrets
-
 import segno
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -263,31 +260,37 @@ def export(request, slug):
 
 
 # --- import ---------------------------------------------------------------------------------
-def _session_key(token: str) -> str:
-    return f"team-import:{token}"
-
-
 @role_required(DESK)
 def import_teams(request, slug):
-    """Upload -> preview (nothing written) -> confirm (all or nothing)."""
+    """Upload -> preview (nothing written) -> confirm (all or nothing), or cancel."""
     competition = _competition(slug)
     context = {"competition": competition, "form": ImportForm()}
+    imports.preview_cleanup()
     if request.method == "POST" and "token" in request.POST:
         token = request.POST["token"]
-        stored = request.session.get(_session_key(token))
+        stored = imports.preview_find(competition, token, by=request.user)
         if not stored:
             messages.error(request, _("The uploaded file has expired; upload it again."))
             return redirect("desk:import", slug=slug)
-        content = base64.b64decode(stored["data"])
+        if "cancel" in request.POST:
+            imports.preview_discard(stored)
+            messages.info(request, _("The import is cancelled; nothing was saved."))
+            return redirect("desk:import", slug=slug)
+        content = bytes(stored.content)
         try:
-            created = imports.confirm(competition, content, stored["name"], by=request.user)
+            created = imports.confirm(competition, content, stored.filename, by=request.user)
         except imports.ImportRefused as refused:
-            context.update(preview=refused.preview, token=token, refused=refused.message)
+            context.update(
+                preview=refused.preview,
+                token=token,
+                refused=refused.message,
+                filename=stored.filename,
+            )
         except Refusal as refusal:
             messages.error(request, refusal.message)
             return redirect("desk:import", slug=slug)
         else:
-            del request.session[_session_key(token)]
+            imports.preview_discard(stored)
             messages.success(request, _("Teams imported: %(count)s.") % {"count": len(created)})
             return redirect("desk:teams", slug=slug)
     elif request.method == "POST":
@@ -301,12 +304,7 @@ def import_teams(request, slug):
             except imports.ImportFileError as exc:
                 form.add_error("file", str(exc))
             else:
-                token = secrets.token_urlsafe(16)
-                # Kept in the session (the database), so any app process can confirm it.
-                request.session[_session_key(token)] = {
-                    "name": upload.name,
-                    "data": base64.b64encode(content).decode("ascii"),
-                }
+                token = imports.preview_store(competition, content, upload.name, by=request.user)
                 context.update(token=token, filename=upload.name)
     return render(request, "competition/desk_import.html", context)
 

@@ -53,6 +53,17 @@ def query_number(params, name: str, *, low: int = 0, high: int = ID_MAX) -> int 
     return value
 
 
+class DateTimeField(serializers.DateTimeField):
+    """DRF's, but a moment the time zone cannot hold (`0001-01-01T00:00`, year 9999 with an
+    offset) is a 400: DRF's own lets Python's OverflowError through (a 500)."""
+
+    def enforce_timezone(self, value):
+        try:
+            return super().enforce_timezone(value)
+        except OverflowError:
+            self.fail("invalid", format="YYYY-MM-DDThh:mm[:ss][+HH:MM|-HH:MM|Z]")
+
+
 class IdConverter:
     """`<id:pk>` in a URL: an id that fits its column, else the URL does not match (404)."""
 

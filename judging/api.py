@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from competition.api import CompetitionOutSerializer
-from competition.inputs import ID_MAX, SMALLINT_MAX, query_number
+from competition.inputs import ID_MAX, SMALLINT_MAX, DateTimeField, query_number
 from competition.models import Competition, Puzzle, Team
 from competition.roles import IsAdmin, IsJudge
 from competition.services import clock_start, clock_stop
@@ -258,13 +258,13 @@ class CountPatchSerializer(serializers.Serializer):
 
 
 class ClockStartInSerializer(serializers.Serializer):
-    started_at = serializers.DateTimeField(
+    started_at = DateTimeField(
         required=False, allow_null=True, help_text="When it really started (a correction)."
     )
 
 
 class ClockStopInSerializer(serializers.Serializer):
-    stopped_at = serializers.DateTimeField(required=False, allow_null=True)
+    stopped_at = DateTimeField(required=False, allow_null=True)
 
 
 # --- views -----------------------------------------------------------------------------

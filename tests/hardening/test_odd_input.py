@@ -250,3 +250,19 @@ def test_the_puzzle_sequence_is_saved_whatever_the_puzzles_ids(admin_user):
         .values_list("position", "title", "pieces")
     ) == [(1, "B", 1000), (2, "A", 500), (3, "Ny", 750)]
     assert Puzzle.objects.get(pk=first.pk).position == 2
+
+
+@pytest.mark.parametrize(
+    "moment", ["0001-01-01T00:00:00", "0001-01-01T00:00:00+05:00", "9999-12-31T23:59:59-05:00"]
+)
+def test_a_moment_the_time_zone_cannot_hold_is_a_400(competition, api_as, admin_user, moment):
+    """DRF's DateTimeField let Python's OverflowError through (a 500)."""
+    api = api_as(admin_user)
+    response = api.post(f"{API}/clock/start", {"started_at": moment}, format="json")
+    assert response.status_code == 400, response.content
+    body = {"slug": "ny", "name": "Ny", "starts_at": moment}
+    assert api.post("/api/v1/competitions/", body, format="json").status_code == 400
+    competition.started_at = timezone.now() - timedelta(minutes=5)
+    competition.save()
+    response = api.post(f"{API}/clock/stop", {"stopped_at": moment}, format="json")
+    assert response.status_code == 400, response.content

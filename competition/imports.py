@@ -42,6 +42,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from competition.cells import safe_row, unescape_cell
+from competition.inputs import INT_MAX, whole_number
 from competition.models import Competition, ImportPreview, Team
 from competition.services import team_create
 
@@ -161,7 +162,9 @@ def _cell(value) -> str:
         return ""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    return unescape_cell(str(value).strip())  # an export's `'` before `=`, `+`, ... (DESIGN.md)
+    # NUL (from a broken export) cannot be saved in PostgreSQL's text: it goes. An export's
+    # `'` before `=`, `+`, ... (DESIGN.md) goes too.
+    return unescape_cell(str(value).replace("\x00", "").strip())
 
 
 @dataclass
@@ -338,8 +341,8 @@ def _check(competition: Competition, planned: list[PlannedTeam], has_table_colum
                     _("The same team name is also in row %(row)s.") % {"row": seen_names[key]}
                 )
             seen_names.setdefault(key, team.line)
-        table = int(team.table_text) if re.fullmatch(r"\d+", team.table_text) else 0
-        if table >= 1:
+        table = whole_number(team.table_text, low=1, high=INT_MAX)
+        if table is not None:
             team.table = table
             if table in db_tables:
                 team.problems.append(

@@ -266,3 +266,15 @@ def test_a_moment_the_time_zone_cannot_hold_is_a_400(competition, api_as, admin_
     competition.save()
     response = api.post(f"{API}/clock/stop", {"stopped_at": moment}, format="json")
     assert response.status_code == 400, response.content
+
+
+def test_the_import_reads_tables_with_the_same_parser_and_drops_nul(competition, desk):
+    from competition import imports
+
+    text = f"hold;bord\nA\x00B;٣\nC;{BIG}\nD;2\n"
+    preview = imports.preview(competition, text.encode(), "x.csv")
+    first, second, third = preview.teams
+    assert first.name == "AB"
+    assert "ikke et bordnummer" in " ".join(first.problems)
+    assert "ikke et bordnummer" in " ".join(second.problems)
+    assert third.table == 2 and not third.problems

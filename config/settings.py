@@ -202,6 +202,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # `<id:...>` (competition.inputs.IdConverter): a positive id that fits a bigint.
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "minimum": 1, "maximum": 9_223_372_036_854_775_807}
+    },
 }
 
 # Behind a TLS-terminating proxy set SECURE_PROXY=1 (production default): secure cookies,

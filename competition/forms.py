@@ -3,7 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from competition.imports import MAX_BYTES
+from competition.imports import MAX_BYTES, too_large_message
 from competition.slugs import SLUG_MAX, slug_from
 
 DATETIME_LOCAL = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
@@ -38,8 +38,20 @@ class MemberForm(forms.Form):
         return data
 
 
+# A posted TOTAL_FORMS of any size builds (and shows again) at most this many forms, not
+# Django's 1,000: no table seats 50 puzzlers, no championship has 100 puzzles.
+MAX_MEMBER_FORMS = 50
+MAX_PUZZLE_FORMS = 100
+
+
 def member_formset(extra: int):
-    return forms.formset_factory(MemberForm, extra=extra, can_delete=True)
+    return forms.formset_factory(
+        MemberForm,
+        extra=extra,
+        can_delete=True,
+        max_num=MAX_MEMBER_FORMS,
+        absolute_max=MAX_MEMBER_FORMS,
+    )
 
 
 def members_from(formset) -> list[dict]:
@@ -119,7 +131,14 @@ class PuzzleForm(forms.Form):
         return data
 
 
-PuzzleFormSet = forms.formset_factory(PuzzleForm, extra=0, can_delete=True, can_order=True)
+PuzzleFormSet = forms.formset_factory(
+    PuzzleForm,
+    extra=0,
+    can_delete=True,
+    can_order=True,
+    max_num=MAX_PUZZLE_FORMS,
+    absolute_max=MAX_PUZZLE_FORMS,
+)
 
 
 def puzzles_from(formset) -> list[dict]:
@@ -144,7 +163,7 @@ class ImportForm(forms.Form):
     def clean_file(self):
         upload = self.cleaned_data["file"]
         if upload.size > MAX_BYTES:
-            raise forms.ValidationError(_("The file is too large (at most 2 MB)."))
+            raise forms.ValidationError(too_large_message())
         if not upload.name.lower().endswith((".csv", ".xlsx", ".txt")):
             raise forms.ValidationError(_("Upload a CSV file (.csv) or an Excel file (.xlsx)."))
         return upload

@@ -200,6 +200,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    # JSON with DESIGN.md's limits (64 KB -> 413; too deep, not Unicode -> 400).
+    "DEFAULT_PARSER_CLASSES": [
+        "competition.inputs.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -215,6 +221,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # `<id:...>` (competition.inputs.IdConverter): a positive id that fits a bigint.
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "minimum": 1, "maximum": 9_223_372_036_854_775_807}
+    },
 }
 
 # Behind a TLS-terminating proxy set SECURE_PROXY=1 (production default): secure cookies,

@@ -216,51 +216,96 @@ def test_r9_refuses_count_when_all_finished(counted):
 # --- R11: ranking -----------------------------------------------------------------------
 
 
-def test_r11_more_pieces_first():
+@pytest.fixture(params=["str", "int"])
+def ids(request):
+    """Team ids for the R11 examples, in the order the teams are expected to come.
+
+    Each example runs with string ids and with integer ids (the database's, which
+    standings() sorts on a key of its own). The ids go against the expected order (the
+    first has the largest id, in number and in text), so only R11 can put a team first.
+    """
+    if request.param == "int":
+        return [1000, 100, 10, 1]
+    return ["z", "y", "x", "w"]
+
+
+def test_r11_more_pieces_first(ids):
     """R11: the team with the most pieces wins, whatever its time."""
+    slow, fast = ids[:2]
     rows = standings(
         PUZZLES,
-        [Sheet("slow", (Finish(1, 3000),), counted=10), Sheet("fast", (Finish(1, 100),))],
+        [Sheet(fast, (Finish(1, 100),)), Sheet(slow, (Finish(1, 3000),), counted=10)],
     )
-    assert [(s.team, s.rank) for s in rows] == [("slow", 1), ("fast", 2)]
+    assert [(s.team, s.rank, s.pieces) for s in rows] == [(slow, 1, 510), (fast, 2, 500)]
 
 
-def test_r11_equal_pieces_earlier_last_finish_first():
+def test_r11_equal_pieces_earlier_last_finish_first(ids):
     """R11: on equal pieces, the team that finished its last whole puzzle first is ahead."""
+    early, late = ids[:2]
     rows = standings(
         PUZZLES,
-        [Sheet("b", (Finish(1, 1201),), counted=20), Sheet("a", (Finish(1, 1200),), counted=20)],
+        [Sheet(late, (Finish(1, 1201),), counted=20), Sheet(early, (Finish(1, 1200),), counted=20)],
     )
-    assert [(s.team, s.rank) for s in rows] == [("a", 1), ("b", 2)]
+    assert [(s.team, s.rank) for s in rows] == [(early, 1), (late, 2)]
 
 
-def test_r11_no_finish_after_a_team_with_one():
-    """R11: on equal pieces, a team with no whole puzzle comes after every team with one."""
-    rows = standings(
-        (Puzzle(1, 500), Puzzle(2, 1000)),
-        [Sheet("none", counted=500), Sheet("one", (Finish(1, 7200),))],
-    )
-    assert [(s.team, s.rank) for s in rows] == [("one", 1), ("none", 2)]
-
-
-def test_r11_still_equal_shares_the_rank_and_the_next_skips():
-    """R11: equal pieces and equal time share a rank, and the next rank skips (1, 2, 2, 4)."""
+def test_r11_the_last_finish_decides_not_the_first(ids):
+    """R11: the time of the last whole puzzle decides, not an earlier one."""
+    ahead, behind = ids[:2]
     rows = standings(
         PUZZLES,
         [
-            Sheet("d", counted=100),
-            Sheet("c", (Finish(1, 900),), counted=10),
-            Sheet("b", (Finish(1, 900),), counted=10),
-            Sheet("a", (Finish(1, 800),), counted=400),
+            Sheet(behind, (Finish(1, 100), Finish(2, 5000))),
+            Sheet(ahead, (Finish(1, 900), Finish(2, 4999))),
         ],
     )
-    assert [(s.team, s.rank) for s in rows] == [("a", 1), ("b", 2), ("c", 2), ("d", 4)]
+    assert [(s.team, s.rank) for s in rows] == [(ahead, 1), (behind, 2)]
 
 
-def test_r11_teams_without_finish_and_equal_pieces_share_a_rank():
+def test_r11_no_finish_after_a_team_with_one(ids):
+    """R11: on equal pieces, a team with no whole puzzle comes after every team with one."""
+    one_, none = ids[:2]
+    rows = standings(
+        (Puzzle(1, 500), Puzzle(2, 1000)),
+        [Sheet(none, counted=500), Sheet(one_, (Finish(1, 7200),))],
+    )
+    assert [(s.team, s.rank) for s in rows] == [(one_, 1), (none, 2)]
+
+
+def test_r11_a_finish_at_second_0_is_still_a_finish(ids):
+    """R11: a last finish at 0:00:00 is a finish (not "no finish"): it comes first."""
+    zero, none = ids[:2]
+    rows = standings(
+        (Puzzle(1, 5), Puzzle(2, 10)), [Sheet(none, counted=5), Sheet(zero, (Finish(1, 0),))]
+    )
+    assert [(s.team, s.rank, s.last_finish_seconds) for s in rows] == [
+        (zero, 1, 0),
+        (none, 2, None),
+    ]
+
+
+def test_r11_still_equal_shares_the_rank_and_the_next_skips(ids):
+    """R11: equal pieces and equal time share a rank, and the next rank skips (1, 2, 2, 4)."""
+    a, b, c, d = ids
+    rows = standings(
+        PUZZLES,
+        [
+            Sheet(d, counted=100),
+            Sheet(c, (Finish(1, 900),), counted=10),
+            Sheet(b, (Finish(1, 900),), counted=10),
+            Sheet(a, (Finish(1, 800),), counted=400),
+        ],
+    )
+    tied = sorted([b, c])  # exactly tied: listed by id
+    assert [(s.team, s.rank) for s in rows] == [(a, 1), (tied[0], 2), (tied[1], 2), (d, 4)]
+
+
+def test_r11_teams_without_finish_and_equal_pieces_share_a_rank(ids):
     """R11: two teams with the same count and no finish are still equal."""
-    rows = standings(PUZZLES, [Sheet(2, counted=10), Sheet(1, counted=10), Sheet(3, counted=0)])
-    assert [(s.team, s.rank) for s in rows] == [(1, 1), (2, 1), (3, 3)]
+    a, b, c = ids[:3]
+    rows = standings(PUZZLES, [Sheet(c, counted=0), Sheet(a, counted=10), Sheet(b, counted=10)])
+    tied = sorted([a, b])
+    assert [(s.team, s.rank) for s in rows] == [(tied[0], 1), (tied[1], 1), (c, 3)]
 
 
 def test_r11_exact_ties_listed_by_team_id_not_input_order():
@@ -268,27 +313,33 @@ def test_r11_exact_ties_listed_by_team_id_not_input_order():
     sheets = [Sheet(10, counted=5), Sheet(9, counted=5), Sheet(100, counted=5)]
     assert [s.team for s in standings(PUZZLES, sheets)] == [9, 10, 100]
     assert [s.team for s in standings(PUZZLES, sheets[::-1])] == [9, 10, 100]
+    texts = [Sheet("b", counted=5), Sheet("a", counted=5), Sheet("c", counted=5)]
+    assert [s.team for s in standings(PUZZLES, texts)] == ["a", "b", "c"]
+    finished = [Sheet(10, (Finish(1, 60),)), Sheet(9, (Finish(1, 60),))]
+    assert [s.team for s in standings(PUZZLES, finished)] == [9, 10]
 
 
-def test_r11_disqualified_last_without_rank():
-    """R11 (R14, R18): disqualified teams have rank None and come after all ranked teams."""
+def test_r11_disqualified_last_without_rank(ids):
+    """R11 (R14, R18): disqualified teams have rank None and come after all ranked teams,
+    ordered among themselves by R11 too."""
+    mid, low, dq_best, dq_low = ids
     rows = standings(
         PUZZLES,
         [
-            Sheet("dq-best", (Finish(1, 10), Finish(2, 20)), disqualified=True),
-            Sheet("dq-low", counted=3, disqualified=True),
-            Sheet("low", counted=0),
-            Sheet("mid", counted=300),
+            Sheet(dq_low, counted=3, disqualified=True),
+            Sheet(dq_best, (Finish(1, 10), Finish(2, 20)), disqualified=True),
+            Sheet(low, counted=0),
+            Sheet(mid, counted=300),
         ],
     )
     assert [(s.team, s.rank) for s in rows] == [
-        ("mid", 1),
-        ("low", 2),
-        ("dq-best", None),
-        ("dq-low", None),
+        (mid, 1),
+        (low, 2),
+        (dq_best, None),
+        (dq_low, None),
     ]
     assert rows[2].pieces == 1500
-    assert rows[2].disqualified
+    assert rows[2].disqualified and not rows[1].disqualified
 
 
 def test_disqualified_sheet_is_still_checked():

@@ -290,6 +290,94 @@ class TestIdempotency:
         assert state() == before
 
 
+class TestFingerprint:
+    """OFFLINE.md: a request id names one registration. Each field of it is part of the
+    fingerprint at the service: the same id with any field changed is a conflict (422) and
+    writes nothing; the judge's confirmation of an implausible time is not a field (the
+    outbox resends the confirmed entry under its id)."""
+
+    FINISH = {"position": 1, "missing": [1, 3], "elapsed_seconds": 900}
+
+    @pytest.mark.parametrize(
+        ("field", "other"),
+        [
+            ("team", None),  # the second team
+            ("position", 2),
+            ("missing", [1, 3, 1]),
+            ("missing", []),
+            ("elapsed_seconds", 901),
+            ("elapsed_seconds", None),  # the clock's now instead of a given time
+        ],
+    )
+    def test_a_finish_with_any_field_changed_conflicts(
+        self, running, teams, judge, state, field, other
+    ):
+        rid = uuid.uuid4()
+        finish_register(team=teams[0], by=judge, request_id=rid, **self.FINISH)
+        before = state()
+        changed = {"team": teams[0], **self.FINISH, field: other}
+        if field == "team":
+            changed["team"] = teams[1]
+        with pytest.raises(IdempotencyConflict):
+            finish_register(by=judge, request_id=rid, **changed)
+        assert state() == before
+
+    def test_the_same_finish_replays_whatever_the_confirmation(self, running, teams, judge, state):
+        rid = uuid.uuid4()
+        first = finish_register(team=teams[0], by=judge, request_id=rid, **self.FINISH)
+        before = state()
+        for check in (True, False):
+            again = finish_register(
+                team=teams[0], by=judge, request_id=rid, check_plausible=check, **self.FINISH
+            )
+            assert (again.pk, again.replayed) == (first.pk, True)
+        assert state() == before
+
+    def test_a_replay_comes_before_every_check(self, running, teams, judge, state):
+        """A lost answer's resend gets the stored answer even once the rules would now
+        refuse the request (the team finished it; the results became final)."""
+        rid = uuid.uuid4()
+        first = finish_register(team=teams[0], by=judge, request_id=rid, **self.FINISH)
+        finalise(running)
+        before = state()
+        again = finish_register(team=teams[0], by=judge, request_id=rid, **self.FINISH)
+        assert (again.pk, again.replayed) == (first.pk, True)
+        assert state() == before
+
+    @pytest.mark.parametrize(
+        ("first", "second"),
+        [
+            ({"pieces": 300}, {"pieces": 301}),
+            ({"pieces": 300}, {"unplaced": 200}),
+            ({"unplaced": 200, "loose": 6}, {"unplaced": 201, "loose": 6}),
+            ({"unplaced": 200, "loose": 6}, {"unplaced": 200, "loose": 5}),
+            ({"unplaced": 200, "loose": 6}, {"unplaced": 200}),
+        ],
+    )
+    def test_a_count_with_any_field_changed_conflicts(
+        self, ended, teams, judge, state, first, second
+    ):
+        rid = uuid.uuid4()
+        count_record(team=teams[0], by=judge, request_id=rid, **first)
+        before = state()
+        with pytest.raises(IdempotencyConflict):
+            count_record(team=teams[0], by=judge, request_id=rid, **second)
+        with pytest.raises(IdempotencyConflict):
+            count_record(team=teams[1], by=judge, request_id=rid, **first)
+        assert state() == before
+        again = count_record(team=teams[0], by=judge, request_id=rid, **first)
+        assert again.replayed is True
+
+    def test_ids_are_per_kind(self, ended, teams, judge):
+        """A finish, a count and a warning may carry the same id: each is its own request."""
+        rid = uuid.uuid4()
+        finish = finish_register(
+            team=teams[0], position=1, by=judge, elapsed_seconds=600, request_id=rid
+        )
+        count = count_record(team=teams[1], by=judge, pieces=30, request_id=rid)
+        assert (finish.replayed, count.replayed) == (False, False)
+
+
 class TestPlausibility:
     @override_settings(PLAUSIBLE_PIECES_PER_MINUTE_PER_PUZZLER=15)
     def test_pace_per_puzzler(self, running, teams, judge, refused):
@@ -317,9 +405,55 @@ class TestPlausibility:
         # The next puzzle's pace counts from the previous finish: 1000 in 5 min by 4.
         assert plausibility(team, 2, 1200 + 300)["pieces_per_minute_per_puzzler"] == 50.0
 
-    def test_confirmed_or_unchecked_is_saved(self, running, teams, judge):
-        finish = finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=60)
-        assert finish.pk
+    @override_settings(PLAUSIBLE_PIECES_PER_MINUTE_PER_PUZZLER=15)
+    def test_the_judge_confirms_an_implausible_finish(self, running, teams, judge, refused):
+        """The confirm path: refused with `implausible` (nothing written), then sent again
+        confirmed, under the same request id (the outbox's way), it is saved as given."""
+        rid = uuid.uuid4()
+        tap = {"team": teams[0], "position": 1, "by": judge, "elapsed_seconds": 60}
+        refused("implausible", finish_register, request_id=rid, check_plausible=True, **tap)
+        finish, entry = one_write(
+            running,
+            "finish_register",
+            lambda: finish_register(request_id=rid, check_plausible=False, **tap),
+        )
+        assert (finish.elapsed_seconds, finish.replayed, finish.request_id) == (60, False, rid)
+        assert entry.after["elapsed_seconds"] == 60
+        again = finish_register(request_id=rid, check_plausible=True, **tap)
+        assert (again.pk, again.replayed) == (finish.pk, True)
+
+    @override_settings(PLAUSIBLE_PIECES_PER_MINUTE_PER_PUZZLER=15)
+    def test_the_limit_itself_is_plausible(self, running, teams, judge):
+        """500 pieces by one puzzler at exactly 15 a minute: 2000 seconds is fine, 1999 not."""
+        assert plausibility(teams[0], 1, 2000) is None
+        warning = plausibility(teams[0], 1, 1999)
+        assert (warning["puzzlers"], warning["seconds"], warning["limit"]) == (1, 1999, 15)
+        finish = finish_register(
+            team=teams[0], position=1, by=judge, elapsed_seconds=2000, check_plausible=True
+        )
+        assert finish.elapsed_seconds == 2000
+
+    @override_settings(PLAUSIBLE_PIECES_PER_MINUTE_PER_PUZZLER=15)
+    def test_the_pace_counts_from_this_teams_previous_finish(self, running, teams, judge):
+        """Puzzle 2 after puzzle 1 at 0:10:00: 1000 pieces in 100 minutes is 10 a minute.
+        Another team's finish of puzzle 1 does not count; a time of 0 is at least 1 second."""
+        finish_register(team=teams[1], position=1, by=judge, elapsed_seconds=6000)
+        finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=600)
+        assert plausibility(teams[0], 2, 600 + 6000) is None
+        warning = plausibility(teams[0], 2, 600 + 3000)
+        assert (warning["seconds"], warning["pieces_per_minute_per_puzzler"]) == (3000, 20.0)
+        assert plausibility(teams[2], 1, 0)["seconds"] == 1
+
+    @override_settings(PLAUSIBLE_PIECES_PER_MINUTE_PER_PUZZLER=15)
+    def test_puzzlers_are_the_members_up_to_the_tables_limit(self, running, teams, judge):
+        """Two members: 500 pieces in 1000 seconds is 15 a minute each, the limit."""
+        for _ in range(2):
+            MemberFactory(team=teams[0])
+        assert plausibility(teams[0], 1, 1000) is None
+        assert plausibility(teams[0], 1, 999)["puzzlers"] == 2
+        for _ in range(3):
+            MemberFactory(team=teams[0])
+        assert plausibility(teams[0], 1, 100)["puzzlers"] == 4  # max_at_table
 
 
 class TestFinishCorrectAndDelete:

@@ -173,6 +173,19 @@ class TestFinishRegister:
         error = refused("out_of_order", finish_register, team=teams[0], position=2, by=judge)
         assert "puslespil 1" in str(error.message)
 
+    def test_already_finished_without_a_judge_says_so(self, running, teams, judge, refused):
+        """A finish saved without a user (a script) is "registered by ?", at its own time."""
+        first = finish_register(team=teams[0], position=1, by=None, elapsed_seconds=600)
+        Finish.objects.filter(pk=first.pk).update(
+            registered_at=timezone.now() - timedelta(hours=1, minutes=1, seconds=1)
+        )
+        first.refresh_from_db()
+        error = refused("already_finished", finish_register, team=teams[0], position=1, by=judge)
+        at = timezone.localtime(first.registered_at).strftime("%H:%M:%S")
+        assert f"Registreret af ? kl. {at}" in str(error.message)
+        assert error.extra["registered_by"] == "?"
+        assert error.extra["registered_at"] == timezone.localtime(first.registered_at).isoformat()
+
     def test_already_finished_says_who_and_when(self, running, teams, judge, make_user, refused):
         first = finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=600)
         other = make_user("judge", "jens")
@@ -428,6 +441,7 @@ class TestPlausibility:
         assert plausibility(teams[0], 1, 2000) is None
         warning = plausibility(teams[0], 1, 1999)
         assert (warning["puzzlers"], warning["seconds"], warning["limit"]) == (1, 1999, 15)
+        assert warning["pieces_per_minute_per_puzzler"] == 15.0  # 15.0075, one decimal
         finish = finish_register(
             team=teams[0], position=1, by=judge, elapsed_seconds=2000, check_plausible=True
         )
@@ -608,10 +622,21 @@ class TestCounts:
         assert count.pieces == 120
 
     def test_a_late_finish_of_the_counted_puzzle_voids_the_count(self, ended, teams, judge):
-        count_record(team=teams[0], by=judge, pieces=480)
+        count = count_record(team=teams[0], by=judge, pieces=480)
         finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=10780)
         assert not Count.objects.filter(team=teams[0]).exists()
-        assert AuditEntry.objects.filter(action="count_delete", team=teams[0]).count() == 1
+        entry = AuditEntry.objects.get(action="count_delete", team=teams[0])
+        assert (entry.user, entry.after) == (judge, None)
+        assert entry.before == {
+            "id": count.pk,
+            "team": teams[0].pk,
+            "puzzle": 1,
+            "pieces": 480,
+            "unplaced": None,
+            "loose": None,
+        }
+        assert entry.reason == "Det optalte puslespil blev registreret som færdigt."
+        assert Count.objects.filter(team=teams[1]).count() == 0
 
     def test_undoing_the_finish_before_a_count_voids_the_count(self, ended, teams, judge):
         finish = finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=3000)
@@ -645,8 +670,18 @@ class TestWarningsAndDisqualification:
             lambda: team_disqualify(team=teams[0], by=admin_user, reason="Hjælp udefra (R18)"),
         )
         assert team.disqualified and team.disqualified_reason == "Hjælp udefra (R18)"
-        assert entry.before["disqualified"] is False
-        assert entry.after["disqualified"] is True
+        assert entry.before == {
+            "id": team.pk,
+            "withdrawn": False,
+            "disqualified": False,
+            "disqualified_reason": "",
+        }
+        assert entry.after == {
+            "id": team.pk,
+            "withdrawn": False,
+            "disqualified": True,
+            "disqualified_reason": "Hjælp udefra (R18)",
+        }
         refused("already_disqualified", team_disqualify, team=team, by=admin_user, reason="x")
         team, entry = one_write(
             running,

@@ -61,6 +61,7 @@ def test_rule_violation_has_a_code_and_a_message():
     assert isinstance(error, ValueError)
     assert error.code == "time_order"
     assert str(error) == "A sentence."
+    assert error.args == ("A sentence.",)  # what logging and pickling see
 
 
 def test_no_sheets_no_standings():
@@ -451,7 +452,10 @@ def test_tie_break_reason_language_codes():
     """Region variants use their language; an unknown language gets Danish, the default."""
     ahead, behind = st(1, 900, 5025), st(2, 900, 5025)
     assert tie_break_reason(ahead, behind, ahead_name="K", language="en-gb").startswith("Same")
+    assert tie_break_reason(ahead, behind, ahead_name="K", language="en_GB").startswith("Same")
+    assert tie_break_reason(ahead, behind, ahead_name="K", language="EN").startswith("Same")
     assert tie_break_reason(ahead, behind, ahead_name="K", language="de").startswith("Samme")
+    assert format_duration(61, "en_US") == "1 minute and 1 second"
 
 
 def test_tie_break_reason_refuses_wrong_order():

@@ -645,6 +645,69 @@ class TestCounts:
         assert not Count.objects.filter(team=teams[0]).exists()
 
 
+# --- each rule of scoring/rules.py, at the service ----------------------------------------
+
+
+class TestEachRuleAtTheService:
+    """The rules' refusal codes (scoring/rules.py) have their guard in the services too, so
+    a judge cannot record what the standings would refuse. (R7's order, R8's spots, R9's
+    count and R10's times are in the classes above; these are the ones only the API's
+    serializers checked.)"""
+
+    def test_r5_a_negative_time(self, running, teams, judge, invalid):
+        invalid(
+            "elapsed_seconds",
+            finish_register,
+            team=teams[0],
+            position=1,
+            by=judge,
+            elapsed_seconds=-1,
+        )
+        assert finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=0)
+
+    def test_r5_r7_a_corrected_time_stays_in_order_and_positive(
+        self, running, teams, judge, admin_user, invalid, refused
+    ):
+        first = finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=2000)
+        second = finish_register(team=teams[0], position=2, by=judge, elapsed_seconds=5000)
+        fix = {"by": admin_user, "reason": "Rettet"}
+        invalid("elapsed_seconds", finish_correct, finish=first, elapsed_seconds=-1, **fix)
+        refused("time_order", finish_correct, finish=second, elapsed_seconds=1999, **fix)
+        assert finish_correct(finish=second, elapsed_seconds=2000, **fix).elapsed_seconds == 2000
+        assert finish_correct(finish=first, elapsed_seconds=2000, **fix).elapsed_seconds == 2000
+
+    @pytest.mark.parametrize("missing", [[0], [1, -1], [501], [250, 251]])
+    def test_r8_corrected_missing_spots(self, running, teams, judge, admin_user, invalid, missing):
+        finish = finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=2000)
+        invalid(
+            "missing", finish_correct, finish=finish, by=admin_user, reason="x", missing=missing
+        )
+        fixed = finish_correct(finish=finish, by=admin_user, reason="x", missing=[250, 250])
+        assert fixed.missing == [250, 250]
+
+    @pytest.mark.parametrize(
+        ("kwargs", "field"),
+        [
+            ({"pieces": -1}, "pieces"),
+            ({"unplaced": -1}, "unplaced"),
+            ({"unplaced": 10, "loose": -1}, "unplaced"),
+        ],
+    )
+    def test_r9_a_negative_count(self, ended, teams, judge, admin_user, invalid, kwargs, field):
+        invalid(field, count_record, team=teams[0], by=judge, **kwargs)
+        count = count_record(team=teams[0], by=judge, pieces=3)
+        invalid(field, count_correct, count=count, by=admin_user, reason="x", **kwargs)
+
+    def test_r9_a_corrected_count_of_the_unplaced_form(self, ended, teams, judge, admin_user):
+        """The unplaced form is corrected in the same form; the placed form needs pieces."""
+        count = count_record(team=teams[0], by=judge, unplaced=100, loose=10)
+        assert (count.pieces, count.unplaced, count.loose) == (390, 100, 10)
+        count = count_correct(count=count, by=admin_user, reason="x", loose=0)
+        assert (count.pieces, count.unplaced, count.loose) == (400, 100, 0)
+        count = count_correct(count=count, by=admin_user, reason="x", pieces=12)
+        assert (count.pieces, count.unplaced, count.loose) == (12, None, None)
+
+
 # --- warnings, disqualification ----------------------------------------------------------
 
 

@@ -2,6 +2,7 @@
 
 import uuid
 from datetime import timedelta
+from unittest import mock
 
 import pytest
 from django.test import override_settings
@@ -22,7 +23,7 @@ from judging.services import (
     team_reinstate,
     warning_log,
 )
-from tests.factories import CompetitionFactory, MemberFactory
+from tests.factories import CompetitionFactory, MemberFactory, PuzzleFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -193,6 +194,7 @@ class TestFinishRegister:
         at = timezone.localtime(first.registered_at).strftime("%H:%M:%S")
         assert f"Registreret af mette kl. {at}" in str(error.message)
         assert error.extra["finish"] == first.pk
+        assert error.extra["registered_by"] == "mette"
 
     def test_after_end(self, ended, teams, judge, refused):
         refused("after_end", finish_register, team=teams[0], position=1, by=judge)
@@ -242,6 +244,32 @@ class TestFinishRegister:
         assert ahead - 4 <= finish.elapsed_seconds < ahead
         assert finish.elapsed_seconds <= running.elapsed_seconds()
 
+    @pytest.mark.parametrize(
+        ("tap", "saved"),
+        [(0, 0), (1, 0), (5, 0), (-1, -1), (-7200, -7200)],  # seconds from the clock's now
+    )
+    def test_the_tolerance_at_the_second(self, running, teams, judge, tap, saved):
+        """R5, R10: with the server's clock held still, a tap at the clock's now is saved as
+        it is, one up to 5 seconds ahead as the now, 6 ahead is refused (in_future)."""
+        now = running.started_at + timedelta(hours=2)
+        with mock.patch.object(timezone, "now", return_value=now):
+            finish = finish_register(
+                team=teams[0], position=1, by=judge, elapsed_seconds=7200 + tap
+            )
+        assert finish.elapsed_seconds == 7200 + saved
+
+    def test_six_seconds_ahead_is_the_future(self, running, teams, judge, refused):
+        now = running.started_at + timedelta(hours=2)
+        with mock.patch.object(timezone, "now", return_value=now):
+            refused(
+                "in_future",
+                finish_register,
+                team=teams[0],
+                position=1,
+                by=judge,
+                elapsed_seconds=7206,
+            )
+
     def test_time_order(self, running, teams, judge, refused):
         finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=3000)
         refused(
@@ -253,7 +281,9 @@ class TestFinishRegister:
             elapsed_seconds=2999,
         )
 
-    @pytest.mark.parametrize("missing", [[0], [-1], [1, 0], [300, 201], [501]])
+    @pytest.mark.parametrize(
+        "missing", [[0], [-1], [1, 0], [300, 201], [501], [True], [1.5], ["2"], [None]]
+    )
     def test_missing_spots_invalid(self, running, teams, judge, invalid, missing):
         invalid("missing", finish_register, team=teams[0], position=1, by=judge, missing=missing)
 
@@ -451,12 +481,29 @@ class TestPlausibility:
     def test_the_pace_counts_from_this_teams_previous_finish(self, running, teams, judge):
         """Puzzle 2 after puzzle 1 at 0:10:00: 1000 pieces in 100 minutes is 10 a minute.
         Another team's finish of puzzle 1 does not count; a time of 0 is at least 1 second."""
-        finish_register(team=teams[1], position=1, by=judge, elapsed_seconds=6000)
-        finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=600)
-        assert plausibility(teams[0], 2, 600 + 6000) is None
-        warning = plausibility(teams[0], 2, 600 + 3000)
+        finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=6000)
+        finish_register(team=teams[1], position=1, by=judge, elapsed_seconds=600)
+        assert plausibility(teams[1], 2, 600 + 6000) is None
+        warning = plausibility(teams[1], 2, 600 + 3000)
         assert (warning["seconds"], warning["pieces_per_minute_per_puzzler"]) == (3000, 20.0)
         assert plausibility(teams[2], 1, 0)["seconds"] == 1
+        # Puzzle 3 counts from puzzle 2, not from puzzle 1.
+        finish_register(team=teams[1], position=2, by=judge, elapsed_seconds=7000)
+        assert plausibility(teams[1], 3, 7000 + 3000)["seconds"] == 3000
+
+    @override_settings(PLAUSIBLE_PIECES_PER_MINUTE_PER_PUZZLER=25)
+    def test_a_pace_of_exactly_the_limit_is_plausible(self, running, teams, judge):
+        """500 pieces by one puzzler in 20 minutes is 25 a minute: the limit, not above it.
+        The pace is given to one decimal (500 in 0:18:00 is 27.8, not 28)."""
+        assert plausibility(teams[0], 1, 1200) is None
+        assert plausibility(teams[0], 1, 1080)["pieces_per_minute_per_puzzler"] == 27.8
+
+    def test_the_pace_is_of_this_competitions_puzzle(self, running, teams, judge):
+        """Another competition's puzzle 1 (here 5000 pieces) is not this one's (500)."""
+        other = CompetitionFactory(slug="andet-dm")
+        PuzzleFactory(competition=other, position=1, pieces=5000)
+        warning = plausibility(teams[0], 1, 60)
+        assert warning["pieces_per_minute_per_puzzler"] == 500.0
 
     @override_settings(PLAUSIBLE_PIECES_PER_MINUTE_PER_PUZZLER=15)
     def test_puzzlers_are_the_members_up_to_the_tables_limit(self, running, teams, judge):
@@ -582,6 +629,8 @@ class TestCounts:
     def test_zero_and_all_but_one(self, ended, teams, judge):
         assert count_record(team=teams[0], by=judge, pieces=0).pieces == 0
         assert count_record(team=teams[1], by=judge, unplaced=0, loose=0).pieces == 500
+        # Every piece unplaced or loose: 0 placed, a count like any other.
+        assert count_record(team=teams[2], by=judge, unplaced=495, loose=5).pieces == 0
 
     def test_refusals(self, competition, teams, judge, admin_user, refused, start_clock):
         refused("clock_not_started", count_record, team=teams[0], by=judge, pieces=10)

@@ -1,5 +1,6 @@
 """The judging services: the clock, finishes, counts, warnings, disqualification."""
 
+import hashlib
 import uuid
 from datetime import timedelta
 from unittest import mock
@@ -364,6 +365,17 @@ class TestFingerprint:
         with pytest.raises(IdempotencyConflict):
             finish_register(by=judge, request_id=rid, **changed)
         assert state() == before
+
+    def test_the_fingerprint_is_the_hash_of_the_canonical_request(self, ended, teams, judge):
+        """What is stored must match a resend after an upgrade too: the fingerprint is the
+        SHA-256 of the request's fields as compact JSON with sorted keys."""
+        rid = uuid.uuid4()
+        finish = finish_register(team=teams[0], by=judge, request_id=rid, **self.FINISH)
+        text = f'{{"elapsed_seconds":900,"missing":[1,3],"position":1,"team":{teams[0].pk}}}'
+        assert finish.request_fingerprint == hashlib.sha256(text.encode()).hexdigest()
+        count = count_record(team=teams[1], by=judge, unplaced=200, request_id=uuid.uuid4())
+        text = f'{{"loose":0,"pieces":null,"team":{teams[1].pk},"unplaced":200}}'
+        assert count.request_fingerprint == hashlib.sha256(text.encode()).hexdigest()
 
     def test_the_same_finish_replays_whatever_the_confirmation(self, running, teams, judge, state):
         rid = uuid.uuid4()

@@ -396,6 +396,15 @@ def test_r11_exact_ties_listed_by_team_id_not_input_order():
     assert [s.team for s in standings(PUZZLES, finished)] == [9, 10]
 
 
+def test_r11_exact_ties_of_mixed_ids_numbers_then_text_then_the_rest():
+    """Tied teams of any hashable id: numbers (not booleans) in numeric order, then strings,
+    then the rest by type name and repr."""
+    ids = ["z", ("t",), 2.5, True, "a", 10, 1.5]
+    rows = standings(PUZZLES, [Sheet(team, counted=5) for team in ids])
+    assert [s.team for s in rows] == [1.5, 2.5, 10, "a", "z", True, ("t",)]
+    assert {s.rank for s in rows} == {1}
+
+
 def test_r11_disqualified_last_without_rank(ids):
     """R11 (R14, R18): disqualified teams have rank None and come after all ranked teams,
     ordered among themselves by R11 too."""

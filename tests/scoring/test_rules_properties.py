@@ -8,10 +8,12 @@ test (R8's lone pieces are counted here, not by `deducted()`).
 
 import dataclasses
 import os
+from unittest import mock
 
 from hypothesis import Phase, assume, given, settings
 from hypothesis import strategies as st
 
+from scoring import rules
 from scoring.rules import Finish, Puzzle, Sheet, Standing, standings
 
 # 150 examples a property. `make mutation` runs the tests once per mutant
@@ -99,6 +101,17 @@ def with_an_unfinished_puzzle(draw, min_pieces: int = 1):
 def lone_pieces(missing: tuple[int, ...]) -> int:
     """R8 as written: a spot of exactly one missing piece is subtracted, larger ones not."""
     return len([size for size in missing if size == 1])
+
+
+@SETTINGS
+@given(competitions())
+def test_a_valid_competition_is_scored_in_one_pass(competition):
+    """standings() scores a plainly valid sheet in its one fast pass (its speed, bench/):
+    the rule-by-rule check `_score` is only for sheets that may break a rule."""
+    puzzles, sheets = competition
+    expected = standings(puzzles, sheets)
+    with mock.patch.object(rules, "_score", side_effect=AssertionError("slow path")):
+        assert standings(puzzles, sheets) == expected
 
 
 def ahead(a: Standing, b: Standing) -> bool:

@@ -396,13 +396,52 @@ def test_r11_exact_ties_listed_by_team_id_not_input_order():
     assert [s.team for s in standings(PUZZLES, finished)] == [9, 10]
 
 
-def test_r11_exact_ties_of_mixed_ids_numbers_then_text_then_the_rest():
+@pytest.mark.parametrize("finishes", [(), (Finish(1, 60),)])
+def test_r11_exact_ties_of_mixed_ids_numbers_then_text_then_the_rest(finishes):
     """Tied teams of any hashable id: numbers (not booleans) in numeric order, then strings,
-    then the rest by type name and repr."""
+    then the rest by type name and repr; with or without a finish."""
     ids = ["z", ("t",), 2.5, True, "a", 10, 1.5]
-    rows = standings(PUZZLES, [Sheet(team, counted=5) for team in ids])
+    rows = standings(PUZZLES, [Sheet(team, finishes, counted=5) for team in ids])
     assert [s.team for s in rows] == [1.5, 2.5, 10, "a", "z", True, ("t",)]
     assert {s.rank for s in rows} == {1}
+
+
+@pytest.mark.parametrize(
+    "sheet",
+    [
+        Sheet("a"),
+        Sheet(1, counted=0),
+        Sheet(2, counted=3),
+        Sheet(3, counted=500),
+        Sheet(4, (Finish(1, 60), Finish(2, 60)), counted=1000),  # the same second twice
+        Sheet(5, (Finish(1, 60, (1,)),)),
+        Sheet(6, (Finish(1, 60, (250, 250)),)),  # as many missing as pieces
+        Sheet(7, (Finish(1, 0), Finish(2, 10), Finish(3, 20))),  # all finished
+        Sheet("b", (Finish(1, 60, (2, 1)),), counted=3, disqualified=True),
+    ],
+)
+def test_a_valid_sheet_at_the_edge_of_a_rule_takes_the_fast_path(sheet):
+    """Sheets right at the edge of R7, R8 and R9 are valid: standings() scores them in its
+    fast pass, without the rule-by-rule check (`_score`), and scores them right."""
+    from unittest import mock
+
+    from scoring import rules
+
+    expected = one(sheet)
+    with mock.patch.object(rules, "_score", side_effect=AssertionError("slow path")):
+        assert one(sheet) == expected
+    whole = sum(PUZZLES[f.position - 1].pieces - f.missing.count(1) for f in sheet.finishes)
+    assert expected.pieces == whole + (sheet.counted or 0)
+
+
+@pytest.mark.parametrize(
+    "sheet",
+    [Sheet("a", (Finish(1, None),)), Sheet("a", counted="12"), Sheet("a", (Finish(1, 9, ("1",)),))],
+)
+def test_a_malformed_sheet_is_never_ranked(sheet):
+    """A time, count or spot that is not a number is an error, not a place in the list."""
+    with pytest.raises(TypeError):
+        standings(PUZZLES, [sheet])
 
 
 def test_r11_disqualified_last_without_rank(ids):

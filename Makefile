@@ -7,7 +7,7 @@ ARGS ?=
 # Two cores here: the suite runs in two processes (pytest-xdist); WORKERS=0 runs it in one.
 WORKERS ?= auto
 
-.PHONY: venv run hall backup restore test lint fmt migrations-check messages bench ci
+.PHONY: venv run hall backup restore test lint fmt migrations-check messages bench ci mutation
 
 # DEBUG is off unless set (config/settings.py); the demo and the developer's commands set it.
 run migrations-check messages: export DEBUG = 1
@@ -69,6 +69,16 @@ messages: venv
 
 bench: venv
 	$(BIN)/python bench/run.py
+
+# Mutation testing of scoring/rules.py and judging/services/finishes.py (mutmut; settings in
+# pyproject.toml [tool.mutmut]). Slow (see README), so not part of `make test` or `make ci`.
+# Prints the score; fails when a mutant survives that MUTATION.md does not explain.
+MUTATION_CHILDREN ?= 2
+mutation: venv
+	rm -rf mutants
+	MUTATION_TESTING=1 $(BIN)/mutmut run --max-children $(MUTATION_CHILDREN)
+	$(BIN)/mutmut export-cicd-stats
+	$(BIN)/python tools/mutation_score.py
 
 ci:
 	bash .ci/run

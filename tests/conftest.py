@@ -5,15 +5,21 @@ from rest_framework.test import APIClient
 
 from competition.management.commands.create_staff import staff_upsert
 from competition.models import Competition
+from tests.ci_no_skips import pytest_runtest_makereport  # noqa: F401  (CI: no skips)
 from tests.factories import CompetitionFactory, PuzzleFactory, TeamFactory
 
 
 @pytest.fixture(autouse=True)
 def _clear_cache():
     # Cached standings are keyed by version; a fresh test database restarts versions at 0.
+    # The public pages' 1 s memo of a competition (by slug) is process memory: a test must
+    # not read the competition an earlier test made under the same slug.
     from django.core.cache import cache
 
+    from scoring.selectors import memo_clear
+
     cache.clear()
+    memo_clear()
 
 
 @pytest.fixture

@@ -191,6 +191,68 @@ def test_puzzle_sequence_reorders_and_removes(competition, admin_user):
     assert AuditEntry.objects.filter(action="puzzle_sequence_set").count() == 1
 
 
+def _sequence(competition) -> list[tuple]:
+    return list(
+        competition.puzzles.order_by("position").values_list("position", "title", "brand", "pieces")
+    )
+
+
+def test_puzzle_update_changes_the_puzzle_audited(competition, admin_user):
+    """In setup the head judge corrects a puzzle: the fields given change, nothing else;
+    one audit entry with the sequence before and after; the standings version moves."""
+    puzzle = competition.puzzles.get(position=2)
+    first, _, third = _sequence(competition)
+    version = _version(competition)
+    updated = puzzle_update(
+        puzzle=puzzle, by=admin_user, title="Havnen", brand="Ravensburger", pieces=1500
+    )
+    assert (updated.pk, updated.position) == (puzzle.pk, 2)
+    assert _sequence(competition) == [first, (2, "Havnen", "Ravensburger", 1500), third]
+    assert _version(competition) == version + 1
+    entry = AuditEntry.objects.get(action="puzzle_update")
+    assert (entry.user, entry.competition_id) == (admin_user, competition.pk)
+    assert entry.before["puzzles"][1]["pieces"] == 1000
+    assert entry.after["puzzles"][1] == {
+        "position": 2,
+        "title": "Havnen",
+        "brand": "Ravensburger",
+        "pieces": 1500,
+    }
+
+
+def test_puzzle_update_moves_to_a_free_position_only(competition, admin_user):
+    puzzle = competition.puzzles.get(position=3)
+    puzzle_update(puzzle=puzzle, by=admin_user, position=4)
+    assert [p for p, *_ in _sequence(competition)] == [1, 2, 4]
+    before = _sequence(competition)
+    audit = AuditEntry.objects.count()
+    with pytest.raises(ValidationError) as exc:
+        puzzle_update(puzzle=puzzle, by=admin_user, position=1)
+    assert "position" in exc.value.message_dict
+    with pytest.raises(ValidationError) as exc:  # the model's own checks: pieces >= 1
+        puzzle_update(puzzle=puzzle, by=admin_user, pieces=0)
+    assert "pieces" in exc.value.message_dict
+    with pytest.raises(TypeError):
+        puzzle_update(puzzle=puzzle, by=admin_user, competition=None)
+    # Its own position again is no conflict.
+    puzzle_update(puzzle=puzzle, by=admin_user, position=4, title="Samme plads")
+    assert _sequence(competition)[:2] == before[:2]
+    assert AuditEntry.objects.count() == audit + 1
+
+
+def test_puzzle_delete_removes_it_audited(competition, admin_user):
+    puzzle = competition.puzzles.get(position=2)
+    version = _version(competition)
+    puzzle_delete(puzzle=puzzle, by=admin_user)
+    assert [p for p, *_ in _sequence(competition)] == [1, 3]
+    assert _version(competition) == version + 1
+    entry = AuditEntry.objects.get(action="puzzle_delete")
+    assert [p["position"] for p in entry.before["puzzles"]] == [1, 2, 3]
+    assert [p["position"] for p in entry.after["puzzles"]] == [1, 3]
+    other = Competition.objects.create(slug="andet", name="Andet", starts_at=competition.starts_at)
+    assert other.puzzles.count() == 0 and competition.puzzles.count() == 2
+
+
 def test_competition_create_and_reserved_slug(admin_user):
     starts = timezone.now() + timedelta(days=30)
     c = competition_create(by=admin_user, slug="dm-2027", name="DM 2027", starts_at=starts)

@@ -17,7 +17,10 @@ def past(competition, teams):
     MemberFactory(team=teams[0], name="Alma Østergaard", under_15=True, guardian="Mette Østergaard")
     MemberFactory(team=teams[1], name="Søren Jensen")
     Team.objects.filter(pk=teams[0].pk).update(
-        contact_name="Mette Østergaard", contact_email="mette@example.dk", contact_phone="12345678"
+        contact_name="Mette Østergaard",
+        contact_email="mette@example.dk",
+        contact_phone="12345678",
+        notes="Alma har nøddeallergi",
     )
     Finish.objects.create(
         team=teams[0], puzzle=competition.puzzles.get(position=1), elapsed_seconds=1800
@@ -28,7 +31,7 @@ def past(competition, teams):
         action="team_update",
         team=teams[0],
         before={"name": "Hold 1", "members": [{"name": "Alma Østergaard"}]},
-        after={"name": "Hold 1", "contact_email": "mette@example.dk"},
+        after={"name": "Hold 1", "contact_email": "mette@example.dk", "notes": "nøddeallergi"},
     )
     competition.finalised_at = timezone.now()
     competition.save()
@@ -42,12 +45,14 @@ def test_erase_deletes_members_and_contacts_and_keeps_results(past):
     assert Member.objects.filter(team__competition=past).count() == 0
     team = Team.objects.get(competition=past, table=1)
     assert (team.contact_name, team.contact_email, team.contact_phone) == ("", "", "")
+    assert team.notes == ""
     assert Team.objects.filter(competition=past).count() == 3
     assert Finish.objects.filter(team=team).count() == 1
     entry = AuditEntry.objects.get(action="team_update")
     text = str(entry.before) + str(entry.after)
     assert "Østergaard" not in text
     assert "mette@example.dk" not in text
+    assert "nøddeallergi" not in text
     assert entry.before["name"] == "Hold 1"
     assert "Erased 2 members" in out.getvalue()
 

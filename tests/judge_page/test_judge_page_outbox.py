@@ -9,6 +9,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 
 
+@pytest.mark.node
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
 def test_outbox_unit_tests_pass():
     result = subprocess.run(

@@ -1,7 +1,9 @@
 """The judging services: the clock, finishes, counts, warnings, disqualification."""
 
+import hashlib
 import uuid
 from datetime import timedelta
+from unittest import mock
 
 import pytest
 from django.test import override_settings
@@ -9,7 +11,7 @@ from django.utils import timezone
 
 from competition.models import Competition
 from competition.services import clock_start, clock_stop
-from judging.models import AuditEntry, Count, Finish
+from judging.models import AuditEntry, Count, Finish, RequestId
 from judging.services import (
     IdempotencyConflict,
     count_correct,
@@ -22,7 +24,7 @@ from judging.services import (
     team_reinstate,
     warning_log,
 )
-from tests.factories import CompetitionFactory, MemberFactory
+from tests.factories import CompetitionFactory, MemberFactory, PuzzleFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -173,6 +175,19 @@ class TestFinishRegister:
         error = refused("out_of_order", finish_register, team=teams[0], position=2, by=judge)
         assert "puslespil 1" in str(error.message)
 
+    def test_already_finished_without_a_judge_says_so(self, running, teams, judge, refused):
+        """A finish saved without a user (a script) is "registered by ?", at its own time."""
+        first = finish_register(team=teams[0], position=1, by=None, elapsed_seconds=600)
+        Finish.objects.filter(pk=first.pk).update(
+            registered_at=timezone.now() - timedelta(hours=1, minutes=1, seconds=1)
+        )
+        first.refresh_from_db()
+        error = refused("already_finished", finish_register, team=teams[0], position=1, by=judge)
+        at = timezone.localtime(first.registered_at).strftime("%H:%M:%S")
+        assert f"Registreret af ? kl. {at}" in str(error.message)
+        assert error.extra["registered_by"] == "?"
+        assert error.extra["registered_at"] == timezone.localtime(first.registered_at).isoformat()
+
     def test_already_finished_says_who_and_when(self, running, teams, judge, make_user, refused):
         first = finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=600)
         other = make_user("judge", "jens")
@@ -180,6 +195,7 @@ class TestFinishRegister:
         at = timezone.localtime(first.registered_at).strftime("%H:%M:%S")
         assert f"Registreret af mette kl. {at}" in str(error.message)
         assert error.extra["finish"] == first.pk
+        assert error.extra["registered_by"] == "mette"
 
     def test_after_end(self, ended, teams, judge, refused):
         refused("after_end", finish_register, team=teams[0], position=1, by=judge)
@@ -229,6 +245,32 @@ class TestFinishRegister:
         assert ahead - 4 <= finish.elapsed_seconds < ahead
         assert finish.elapsed_seconds <= running.elapsed_seconds()
 
+    @pytest.mark.parametrize(
+        ("tap", "saved"),
+        [(0, 0), (1, 0), (5, 0), (-1, -1), (-7200, -7200)],  # seconds from the clock's now
+    )
+    def test_the_tolerance_at_the_second(self, running, teams, judge, tap, saved):
+        """R5, R10: with the server's clock held still, a tap at the clock's now is saved as
+        it is, one up to 5 seconds ahead as the now, 6 ahead is refused (in_future)."""
+        now = running.started_at + timedelta(hours=2)
+        with mock.patch.object(timezone, "now", return_value=now):
+            finish = finish_register(
+                team=teams[0], position=1, by=judge, elapsed_seconds=7200 + tap
+            )
+        assert finish.elapsed_seconds == 7200 + saved
+
+    def test_six_seconds_ahead_is_the_future(self, running, teams, judge, refused):
+        now = running.started_at + timedelta(hours=2)
+        with mock.patch.object(timezone, "now", return_value=now):
+            refused(
+                "in_future",
+                finish_register,
+                team=teams[0],
+                position=1,
+                by=judge,
+                elapsed_seconds=7206,
+            )
+
     def test_time_order(self, running, teams, judge, refused):
         finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=3000)
         refused(
@@ -240,7 +282,9 @@ class TestFinishRegister:
             elapsed_seconds=2999,
         )
 
-    @pytest.mark.parametrize("missing", [[0], [-1], [1, 0], [300, 201], [501]])
+    @pytest.mark.parametrize(
+        "missing", [[0], [-1], [1, 0], [300, 201], [501], [True], [1.5], ["2"], [None]]
+    )
     def test_missing_spots_invalid(self, running, teams, judge, invalid, missing):
         invalid("missing", finish_register, team=teams[0], position=1, by=judge, missing=missing)
 
@@ -290,6 +334,110 @@ class TestIdempotency:
         assert state() == before
 
 
+class TestFingerprint:
+    """OFFLINE.md: a request id names one registration. Each field of it is part of the
+    fingerprint at the service: the same id with any field changed is a conflict (422) and
+    writes nothing; the judge's confirmation of an implausible time is not a field (the
+    outbox resends the confirmed entry under its id)."""
+
+    FINISH = {"position": 1, "missing": [1, 3], "elapsed_seconds": 900}
+
+    @pytest.mark.parametrize(
+        ("field", "other"),
+        [
+            ("team", None),  # the second team
+            ("position", 2),
+            ("missing", [1, 3, 1]),
+            ("missing", []),
+            ("elapsed_seconds", 901),
+            ("elapsed_seconds", None),  # the clock's now instead of a given time
+        ],
+    )
+    def test_a_finish_with_any_field_changed_conflicts(
+        self, running, teams, judge, state, field, other
+    ):
+        rid = uuid.uuid4()
+        finish_register(team=teams[0], by=judge, request_id=rid, **self.FINISH)
+        before = state()
+        changed = {"team": teams[0], **self.FINISH, field: other}
+        if field == "team":
+            changed["team"] = teams[1]
+        with pytest.raises(IdempotencyConflict):
+            finish_register(by=judge, request_id=rid, **changed)
+        assert state() == before
+
+    def test_the_fingerprint_is_the_hash_of_the_canonical_request(self, ended, teams, judge):
+        """What is stored must match a resend after an upgrade too: the fingerprint is the
+        SHA-256 of the request's fields as compact JSON with sorted keys."""
+        rid = uuid.uuid4()
+        finish = finish_register(team=teams[0], by=judge, request_id=rid, **self.FINISH)
+        text = f'{{"elapsed_seconds":900,"missing":[1,3],"position":1,"team":{teams[0].pk}}}'
+        stored = RequestId.objects.get(request_id=finish.request_id).fingerprint
+        assert stored == hashlib.sha256(text.encode()).hexdigest()
+        count = count_record(team=teams[1], by=judge, unplaced=200, request_id=uuid.uuid4())
+        text = f'{{"loose":0,"pieces":null,"team":{teams[1].pk},"unplaced":200}}'
+        stored = RequestId.objects.get(request_id=count.request_id).fingerprint
+        assert stored == hashlib.sha256(text.encode()).hexdigest()
+
+    def test_the_same_finish_replays_whatever_the_confirmation(self, running, teams, judge, state):
+        rid = uuid.uuid4()
+        first = finish_register(team=teams[0], by=judge, request_id=rid, **self.FINISH)
+        before = state()
+        for check in (True, False):
+            again = finish_register(
+                team=teams[0], by=judge, request_id=rid, check_plausible=check, **self.FINISH
+            )
+            assert (again.pk, again.replayed) == (first.pk, True)
+        assert state() == before
+
+    def test_a_replay_comes_before_every_check(self, running, teams, judge, state):
+        """A lost answer's resend gets the stored answer even once the rules would now
+        refuse the request (the team finished it; the results became final)."""
+        rid = uuid.uuid4()
+        first = finish_register(team=teams[0], by=judge, request_id=rid, **self.FINISH)
+        finalise(running)
+        before = state()
+        again = finish_register(team=teams[0], by=judge, request_id=rid, **self.FINISH)
+        assert (again.pk, again.replayed) == (first.pk, True)
+        assert state() == before
+
+    @pytest.mark.parametrize(
+        ("first", "second"),
+        [
+            ({"pieces": 300}, {"pieces": 301}),
+            ({"pieces": 300}, {"unplaced": 200}),
+            ({"unplaced": 200, "loose": 6}, {"unplaced": 201, "loose": 6}),
+            ({"unplaced": 200, "loose": 6}, {"unplaced": 200, "loose": 5}),
+            ({"unplaced": 200, "loose": 6}, {"unplaced": 200}),
+        ],
+    )
+    def test_a_count_with_any_field_changed_conflicts(
+        self, ended, teams, judge, state, first, second
+    ):
+        rid = uuid.uuid4()
+        count_record(team=teams[0], by=judge, request_id=rid, **first)
+        before = state()
+        with pytest.raises(IdempotencyConflict):
+            count_record(team=teams[0], by=judge, request_id=rid, **second)
+        with pytest.raises(IdempotencyConflict):
+            count_record(team=teams[1], by=judge, request_id=rid, **first)
+        assert state() == before
+        again = count_record(team=teams[0], by=judge, request_id=rid, **first)
+        assert again.replayed is True
+
+    def test_an_id_is_one_request_whatever_its_kind(self, ended, teams, judge, refused):
+        """Request ids live in one table for the competition (issue 11): the same id sent as
+        a count after a finish is another request under a used id, 422, nothing written."""
+        rid = uuid.uuid4()
+        finish = finish_register(
+            team=teams[0], position=1, by=judge, elapsed_seconds=600, request_id=rid
+        )
+        assert finish.replayed is False
+        refused(
+            "idempotency_conflict", count_record, team=teams[1], by=judge, pieces=30, request_id=rid
+        )
+
+
 class TestPlausibility:
     @override_settings(PLAUSIBLE_PIECES_PER_MINUTE_PER_PUZZLER=15)
     def test_pace_per_puzzler(self, running, teams, judge, refused):
@@ -317,9 +465,73 @@ class TestPlausibility:
         # The next puzzle's pace counts from the previous finish: 1000 in 5 min by 4.
         assert plausibility(team, 2, 1200 + 300)["pieces_per_minute_per_puzzler"] == 50.0
 
-    def test_confirmed_or_unchecked_is_saved(self, running, teams, judge):
-        finish = finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=60)
-        assert finish.pk
+    @override_settings(PLAUSIBLE_PIECES_PER_MINUTE_PER_PUZZLER=15)
+    def test_the_judge_confirms_an_implausible_finish(self, running, teams, judge, refused):
+        """The confirm path: refused with `implausible` (nothing written), then sent again
+        confirmed, under the same request id (the outbox's way), it is saved as given."""
+        rid = uuid.uuid4()
+        tap = {"team": teams[0], "position": 1, "by": judge, "elapsed_seconds": 60}
+        refused("implausible", finish_register, request_id=rid, check_plausible=True, **tap)
+        finish, entry = one_write(
+            running,
+            "finish_register",
+            lambda: finish_register(request_id=rid, check_plausible=False, **tap),
+        )
+        assert (finish.elapsed_seconds, finish.replayed, finish.request_id) == (60, False, rid)
+        assert entry.after["elapsed_seconds"] == 60
+        again = finish_register(request_id=rid, check_plausible=True, **tap)
+        assert (again.pk, again.replayed) == (finish.pk, True)
+
+    @override_settings(PLAUSIBLE_PIECES_PER_MINUTE_PER_PUZZLER=15)
+    def test_the_limit_itself_is_plausible(self, running, teams, judge):
+        """500 pieces by one puzzler at exactly 15 a minute: 2000 seconds is fine, 1999 not."""
+        assert plausibility(teams[0], 1, 2000) is None
+        warning = plausibility(teams[0], 1, 1999)
+        assert (warning["puzzlers"], warning["seconds"], warning["limit"]) == (1, 1999, 15)
+        assert warning["pieces_per_minute_per_puzzler"] == 15.0  # 15.0075, one decimal
+        finish = finish_register(
+            team=teams[0], position=1, by=judge, elapsed_seconds=2000, check_plausible=True
+        )
+        assert finish.elapsed_seconds == 2000
+
+    @override_settings(PLAUSIBLE_PIECES_PER_MINUTE_PER_PUZZLER=15)
+    def test_the_pace_counts_from_this_teams_previous_finish(self, running, teams, judge):
+        """Puzzle 2 after puzzle 1 at 0:10:00: 1000 pieces in 100 minutes is 10 a minute.
+        Another team's finish of puzzle 1 does not count; a time of 0 is at least 1 second."""
+        finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=6000)
+        finish_register(team=teams[1], position=1, by=judge, elapsed_seconds=600)
+        assert plausibility(teams[1], 2, 600 + 6000) is None
+        warning = plausibility(teams[1], 2, 600 + 3000)
+        assert (warning["seconds"], warning["pieces_per_minute_per_puzzler"]) == (3000, 20.0)
+        assert plausibility(teams[2], 1, 0)["seconds"] == 1
+        # Puzzle 3 counts from puzzle 2, not from puzzle 1.
+        finish_register(team=teams[1], position=2, by=judge, elapsed_seconds=7000)
+        assert plausibility(teams[1], 3, 7000 + 3000)["seconds"] == 3000
+
+    @override_settings(PLAUSIBLE_PIECES_PER_MINUTE_PER_PUZZLER=25)
+    def test_a_pace_of_exactly_the_limit_is_plausible(self, running, teams, judge):
+        """500 pieces by one puzzler in 20 minutes is 25 a minute: the limit, not above it.
+        The pace is given to one decimal (500 in 0:18:00 is 27.8, not 28)."""
+        assert plausibility(teams[0], 1, 1200) is None
+        assert plausibility(teams[0], 1, 1080)["pieces_per_minute_per_puzzler"] == 27.8
+
+    def test_the_pace_is_of_this_competitions_puzzle(self, running, teams, judge):
+        """Another competition's puzzle 1 (here 5000 pieces) is not this one's (500)."""
+        other = CompetitionFactory(slug="andet-dm")
+        PuzzleFactory(competition=other, position=1, pieces=5000)
+        warning = plausibility(teams[0], 1, 60)
+        assert warning["pieces_per_minute_per_puzzler"] == 500.0
+
+    @override_settings(PLAUSIBLE_PIECES_PER_MINUTE_PER_PUZZLER=15)
+    def test_puzzlers_are_the_members_up_to_the_tables_limit(self, running, teams, judge):
+        """Two members: 500 pieces in 1000 seconds is 15 a minute each, the limit."""
+        for _ in range(2):
+            MemberFactory(team=teams[0])
+        assert plausibility(teams[0], 1, 1000) is None
+        assert plausibility(teams[0], 1, 999)["puzzlers"] == 2
+        for _ in range(3):
+            MemberFactory(team=teams[0])
+        assert plausibility(teams[0], 1, 100)["puzzlers"] == 4  # max_at_table
 
 
 class TestFinishCorrectAndDelete:
@@ -435,6 +647,8 @@ class TestCounts:
         assert count_record(team=teams[0], by=judge, pieces=0).pieces == 0
         invalid("pieces", count_record, team=teams[1], by=judge, unplaced=0, loose=0)  # R9
         assert count_record(team=teams[1], by=judge, unplaced=1, loose=0).pieces == 499
+        # Every piece unplaced or loose: 0 placed, a count like any other.
+        assert count_record(team=teams[2], by=judge, unplaced=495, loose=5).pieces == 0
 
     def test_refusals(self, competition, teams, judge, admin_user, refused, start_clock):
         refused("clock_not_started", count_record, team=teams[0], by=judge, pieces=10)
@@ -475,16 +689,90 @@ class TestCounts:
         assert count.pieces == 120
 
     def test_a_late_finish_of_the_counted_puzzle_voids_the_count(self, ended, teams, judge):
-        count_record(team=teams[0], by=judge, pieces=480)
+        count = count_record(team=teams[0], by=judge, pieces=480)
         finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=10780)
         assert not Count.objects.filter(team=teams[0]).exists()
-        assert AuditEntry.objects.filter(action="count_delete", team=teams[0]).count() == 1
+        entry = AuditEntry.objects.get(action="count_delete", team=teams[0])
+        assert (entry.user, entry.after) == (judge, None)
+        assert entry.before == {
+            "id": count.pk,
+            "team": teams[0].pk,
+            "puzzle": 1,
+            "pieces": 480,
+            "unplaced": None,
+            "loose": None,
+        }
+        assert entry.reason == "Det optalte puslespil blev registreret som færdigt."
+        assert Count.objects.filter(team=teams[1]).count() == 0
 
     def test_undoing_the_finish_before_a_count_voids_the_count(self, ended, teams, judge):
         finish = finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=3000)
         count_record(team=teams[0], by=judge, pieces=480)
         finish_delete(finish=finish, by=judge)
         assert not Count.objects.filter(team=teams[0]).exists()
+
+
+# --- each rule of scoring/rules.py, at the service ----------------------------------------
+
+
+class TestEachRuleAtTheService:
+    """The rules' refusal codes (scoring/rules.py) have their guard in the services too, so
+    a judge cannot record what the standings would refuse. (R7's order, R8's spots, R9's
+    count and R10's times are in the classes above; these are the ones only the API's
+    serializers checked.)"""
+
+    def test_r5_a_negative_time(self, running, teams, judge, invalid):
+        invalid(
+            "elapsed_seconds",
+            finish_register,
+            team=teams[0],
+            position=1,
+            by=judge,
+            elapsed_seconds=-1,
+        )
+        assert finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=0)
+
+    def test_r5_r7_a_corrected_time_stays_in_order_and_positive(
+        self, running, teams, judge, admin_user, invalid, refused
+    ):
+        first = finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=2000)
+        second = finish_register(team=teams[0], position=2, by=judge, elapsed_seconds=5000)
+        fix = {"by": admin_user, "reason": "Rettet"}
+        invalid("elapsed_seconds", finish_correct, finish=first, elapsed_seconds=-1, **fix)
+        refused("time_order", finish_correct, finish=second, elapsed_seconds=1999, **fix)
+        assert finish_correct(finish=second, elapsed_seconds=2000, **fix).elapsed_seconds == 2000
+        assert finish_correct(finish=first, elapsed_seconds=2000, **fix).elapsed_seconds == 2000
+
+    @pytest.mark.parametrize("missing", [[0], [1, -1], [501], [250, 251]])
+    def test_r8_corrected_missing_spots(self, running, teams, judge, admin_user, invalid, missing):
+        finish = finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=2000)
+        invalid(
+            "missing", finish_correct, finish=finish, by=admin_user, reason="x", missing=missing
+        )
+        fixed = finish_correct(finish=finish, by=admin_user, reason="x", missing=[250, 250])
+        assert fixed.missing == [250, 250]
+
+    @pytest.mark.parametrize(
+        ("kwargs", "field"),
+        [
+            ({"pieces": -1}, "pieces"),
+            ({"unplaced": -1}, "unplaced"),
+            ({"unplaced": 10, "loose": -1}, "unplaced"),
+        ],
+    )
+    def test_r9_a_negative_count(self, ended, teams, judge, admin_user, invalid, kwargs, field):
+        invalid(field, count_record, team=teams[0], by=judge, **kwargs)
+        count = count_record(team=teams[0], by=judge, pieces=3)
+        invalid(field, count_correct, count=count, by=admin_user, reason="x", **kwargs)
+
+    def test_r9_a_corrected_count_of_the_unplaced_form(self, ended, teams, judge, admin_user):
+        """The unplaced form is corrected in the same form; the placed form needs pieces."""
+        count = count_record(team=teams[0], by=judge, unplaced=100, loose=10)
+        assert (count.pieces, count.unplaced, count.loose) == (390, 100, 10)
+        count = count_correct(count=count, by=admin_user, reason="x", loose=0)
+        assert (count.pieces, count.unplaced, count.loose) == (400, 100, 0)
+        count = count_correct(count=count, by=admin_user, reason="x", pieces=12)
+        assert (count.pieces, count.unplaced, count.loose) == (12, None, None)
 
 
 # --- warnings, disqualification ----------------------------------------------------------
@@ -512,8 +800,18 @@ class TestWarningsAndDisqualification:
             lambda: team_disqualify(team=teams[0], by=admin_user, reason="Hjælp udefra (R18)"),
         )
         assert team.disqualified and team.disqualified_reason == "Hjælp udefra (R18)"
-        assert entry.before["disqualified"] is False
-        assert entry.after["disqualified"] is True
+        assert entry.before == {
+            "id": team.pk,
+            "withdrawn": False,
+            "disqualified": False,
+            "disqualified_reason": "",
+        }
+        assert entry.after == {
+            "id": team.pk,
+            "withdrawn": False,
+            "disqualified": True,
+            "disqualified_reason": "Hjælp udefra (R18)",
+        }
         refused("already_disqualified", team_disqualify, team=team, by=admin_user, reason="x")
         team, entry = one_write(
             running,

@@ -1,6 +1,7 @@
 """A warning (R14) sent twice with the same request id is one warning (OFFLINE.md)."""
 
 import uuid
+from unittest import mock
 
 import pytest
 from django.db import connection
@@ -53,6 +54,36 @@ class TestService:
             warning_log(by=judge, request_id=rid, **changed)
         assert caught.value.code == "idempotency_conflict"
         assert state() == before
+
+    @pytest.mark.parametrize(("reason", "replayed"), [("Larm", True), ("Snyd", False)])
+    def test_the_loser_of_a_race_gets_the_winners_answer(
+        self, running, teams, judge, reason, replayed
+    ):
+        """Two requests with one id at once (OFFLINE.md): the second looked before the first
+        had saved, so its insert breaks the unique request id; it then answers with the
+        saved warning (the same reason) or 422 (another), and writes nothing. Played here
+        by hiding the saved warning from the second request's first look."""
+        from judging.services import finishes
+
+        rid = uuid.uuid4()
+        first = warning_log(team=teams[0], by=judge, reason="Larm", request_id=rid)
+        looks = []
+
+        def late(*args):
+            looks.append(args)
+            return None if len(looks) == 1 else real(*args)
+
+        real = finishes._replay
+        with mock.patch.object(finishes, "_replay", late):
+            if replayed:
+                again = warning_log(team=teams[0], by=judge, reason=reason, request_id=rid)
+                assert (again.pk, again.replayed, again.reason) == (first.pk, True, "Larm")
+            else:
+                with pytest.raises(IdempotencyConflict):
+                    warning_log(team=teams[0], by=judge, reason=reason, request_id=rid)
+        assert len(looks) == 2
+        assert Warning.objects.count() == 1
+        assert AuditEntry.objects.filter(action="warning_log").count() == 1
 
     def test_without_request_id_each_call_is_a_new_warning(self, running, teams, judge):
         warning_log(team=teams[0], by=judge, reason="Larm")

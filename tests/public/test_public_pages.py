@@ -177,6 +177,35 @@ def test_results_csv_for_danish_excel(client, live):
     assert "resultater-forel" in response["Content-Disposition"]
 
 
+def test_results_csv_marks_a_team_under_review_while_its_objection_is_open(client, live):
+    """R20: a team with an open objection is "under behandling" in results.csv; once the
+    objection is decided it is provisional again. Disqualified stays disqualified."""
+    from django.utils import timezone
+
+    from judging.models import Objection
+
+    c, a, b, dq = live
+
+    def statuses():
+        c.bump_standings()
+        memo_clear()
+        text = client.get(f"/{c.slug}/results.csv").content.decode("utf-8-sig")
+        return {row[1]: row[-1] for row in csv.reader(io.StringIO(text), delimiter=";")}
+
+    objection = Objection.objects.create(team=b, text="Tiden er forkert")
+    Objection.objects.create(team=dq, text="Vi snød ikke")
+    assert statuses() == {
+        "Hold": "Status",
+        "Kantsøgerne": "foreløbig",
+        "Brikkebanden": "under behandling",
+        "Snydepelsene": "diskvalificeret",
+    }
+    Objection.objects.filter(pk=objection.pk).update(
+        decision="rejected", resolved_at=timezone.now()
+    )
+    assert statuses()["Brikkebanden"] == "foreløbig"
+
+
 def test_results_csv_is_marked_final(client, live):
     from django.utils import timezone
 

@@ -1,23 +1,34 @@
-"""Property tests of the pure scoring rules (R7, R8, R9, R11) with hypothesis."""
+"""Property tests of the pure scoring rules (R7, R8, R9, R11) with hypothesis.
+
+Every example exercises its property: a competition has at least two teams, and the
+properties about an unfinished puzzle draw a team that has one (no example returns early).
+The expectations are worked out here, from the rules as written, not with the code under
+test (R8's lone pieces are counted here, not by `deducted()`).
+"""
 
 import dataclasses
+import os
+from unittest import mock
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import Phase, assume, given, settings
 from hypothesis import strategies as st
 
-from scoring.rules import (
-    Finish,
-    Puzzle,
-    RuleViolation,
-    Sheet,
-    Standing,
-    check_count,
-    deducted,
-    standings,
-)
+from scoring import rules
+from scoring.rules import Finish, Puzzle, RuleViolation, Sheet, Standing, check_count, standings
 
-SETTINGS = settings(max_examples=150, deadline=None)
+# 150 examples a property. `make mutation` runs the tests once per mutant
+# (MUTATION_TESTING=1): fewer examples, always the same ones, and no shrinking of a failure.
+if os.environ.get("MUTATION_TESTING") == "1":
+    SETTINGS = settings(
+        max_examples=40,
+        derandomize=True,
+        database=None,
+        phases=[Phase.explicit, Phase.generate],
+        deadline=None,
+    )
+else:
+    SETTINGS = settings(max_examples=150, deadline=None)
 
 # Few distinct sizes and times make ties in pieces and in time common, which is where the
 # ranking rules (R11) have something to decide.
@@ -65,11 +76,43 @@ def sheets_for(draw, puzzles: tuple[Puzzle, ...], team: object) -> Sheet:
 
 @st.composite
 def competitions(draw) -> tuple[tuple[Puzzle, ...], list[Sheet]]:
-    """Puzzles 1..N and one valid sheet per team."""
+    """Puzzles 1..N and one valid sheet per team, at least two teams (something to rank)."""
     n = draw(st.integers(1, 5))
     puzzles = tuple(Puzzle(i, draw(piece_counts)) for i in range(1, n + 1))
-    teams = draw(st.lists(team_ids, unique=True, max_size=12))
+    teams = draw(st.lists(team_ids, unique=True, min_size=2, max_size=12))
     return puzzles, [draw(sheets_for(puzzles, team)) for team in teams]
+
+
+@st.composite
+def with_an_unfinished_puzzle(draw, min_pieces: int = 1):
+    """A competition and the index of a team with an unfinished puzzle (of at least
+    `min_pieces` pieces): that team keeps only its first k < N finishes and is counted anew."""
+    puzzles, sheets = draw(competitions())
+    index = draw(st.integers(0, len(sheets) - 1))
+    sheet = sheets[index]
+    k = min(draw(st.integers(0, len(puzzles) - 1)), len(sheet.finishes))
+    if puzzles[k].pieces < min_pieces:  # a bigger puzzle only loosens every other sheet
+        bigger = Puzzle(k + 1, draw(st.integers(min_pieces, min_pieces + 2000)))
+        puzzles = (*puzzles[:k], bigger, *puzzles[k + 1 :])
+    counted = draw(counts(puzzles[k].pieces))
+    sheets[index] = dataclasses.replace(sheet, finishes=sheet.finishes[:k], counted=counted)
+    return puzzles, sheets, index
+
+
+def lone_pieces(missing: tuple[int, ...]) -> int:
+    """R8 as written: a spot of exactly one missing piece is subtracted, larger ones not."""
+    return len([size for size in missing if size == 1])
+
+
+@SETTINGS
+@given(competitions())
+def test_a_valid_competition_is_scored_in_one_pass(competition):
+    """standings() scores a plainly valid sheet in its one fast pass (its speed, bench/):
+    the rule-by-rule check `_score` is only for sheets that may break a rule."""
+    puzzles, sheets = competition
+    expected = standings(puzzles, sheets)
+    with mock.patch.object(rules, "_score", side_effect=AssertionError("slow path")):
+        assert standings(puzzles, sheets) == expected
 
 
 def ahead(a: Standing, b: Standing) -> bool:
@@ -101,6 +144,7 @@ def test_r11_ranks_ascend_and_disqualified_last(competition):
 def test_r11_equal_rank_only_for_equal_pieces_and_time(competition):
     """R11: two ranked teams share a rank exactly when pieces and last finish time are equal."""
     rows = [s for s in standings(*competition) if not s.disqualified]
+    assume(len(rows) >= 2)
     for a in rows:
         for b in rows:
             same = (a.pieces, a.last_finish_seconds) == (b.pieces, b.last_finish_seconds)
@@ -112,6 +156,7 @@ def test_r11_equal_rank_only_for_equal_pieces_and_time(competition):
 def test_r11_rank_is_one_plus_teams_strictly_ahead(competition):
     """R11: rank = 1 + ranked teams strictly ahead, so shared ranks skip (1, 2, 2, 4)."""
     rows = [s for s in standings(*competition) if not s.disqualified]
+    assume(len(rows) >= 2)
     for s in rows:
         assert s.rank == 1 + sum(ahead(other, s) for other in rows)
 
@@ -141,7 +186,7 @@ def test_r8_r9_pieces_add_up(competition):
     rows = {s.team: s for s in standings(puzzles, sheets)}
     for sheet in sheets:
         row = rows[sheet.team]
-        whole = sum(size[f.position] - deducted(f.missing) for f in sheet.finishes)
+        whole = sum(size[f.position] - lone_pieces(f.missing) for f in sheet.finishes)
         assert row.pieces == whole + (sheet.counted or 0)
         assert row.finished == len(sheet.finishes)
         assert row.last_finish_seconds == max(
@@ -150,7 +195,7 @@ def test_r8_r9_pieces_add_up(competition):
 
 
 @SETTINGS
-@given(competitions(), st.data())
+@given(with_an_unfinished_puzzle(), st.data())
 def test_r8_r9_next_finish_never_lowers_pieces(competition, data):
     """R8, R9: finishing the unfinished puzzle never gives fewer pieces than counting it.
 
@@ -158,11 +203,8 @@ def test_r8_r9_next_finish_never_lowers_pieces(competition, data):
     missing ones (and less than the puzzle's pieces); the finish subtracts only the lone
     missing pieces.
     """
-    puzzles, sheets = competition
-    open_ = [s for s in sheets if len(s.finishes) < len(puzzles)]
-    if not open_:
-        return
-    sheet = data.draw(st.sampled_from(open_))
+    puzzles, sheets, index = competition
+    sheet = sheets[index]
     puzzle = puzzles[len(sheet.finishes)]
     last = max((f.elapsed_seconds for f in sheet.finishes), default=0)
     missing = data.draw(missing_spots(puzzle.pieces))
@@ -178,31 +220,40 @@ def test_r8_r9_next_finish_never_lowers_pieces(competition, data):
         ),
         counted=None,
     )
-    old = {s.team: s for s in standings(puzzles, [before if s is sheet else s for s in sheets])}
-    new = {s.team: s for s in standings(puzzles, [after if s is sheet else s for s in sheets])}
-    assert new[sheet.team].pieces >= old[sheet.team].pieces
-    assert new[sheet.team].finished == old[sheet.team].finished + 1
+    old = standings(puzzles, [*sheets[:index], before, *sheets[index + 1 :]])
+    new = standings(puzzles, [*sheets[:index], after, *sheets[index + 1 :]])
+    old_row = next(s for s in old if s.team == sheet.team)
+    new_row = next(s for s in new if s.team == sheet.team)
+    assert new_row.pieces == old_row.pieces - (before_count or 0) + puzzle.pieces - lone_pieces(
+        missing
+    )
+    assert new_row.pieces >= old_row.pieces
+    assert new_row.finished == old_row.finished + 1
 
 
 @SETTINGS
-@given(competitions(), st.data())
+@given(with_an_unfinished_puzzle(min_pieces=5), st.data())
 def test_r9_raising_a_count_never_lowers_pieces_or_rank(competition, data):
     """R9, R11: a higher count gives more pieces and never a worse rank."""
-    puzzles, sheets = competition
-    open_ = [s for s in sheets if len(s.finishes) < len(puzzles)]
-    if not open_:
-        return
-    sheet = data.draw(st.sampled_from(open_))
+    puzzles, sheets, index = competition
+    sheet = sheets[index]
     pieces = puzzles[len(sheet.finishes)].pieces
-    if pieces < 4 or (sheet.counted or 0) >= pieces - 1:
-        return
-    higher = data.draw(st.integers(max(3, (sheet.counted or 0) + 1), pieces - 1))
-    raised = dataclasses.replace(sheet, counted=higher)
-    old = {s.team: s for s in standings(puzzles, sheets)}
-    new = {s.team: s for s in standings(puzzles, [raised if s is sheet else s for s in sheets])}
-    assert new[sheet.team].pieces > old[sheet.team].pieces
-    if not sheet.disqualified:
-        assert new[sheet.team].rank <= old[sheet.team].rank
+    low = data.draw(st.one_of(st.none(), st.just(0), st.integers(3, pieces - 2)))
+    high = data.draw(st.integers(max(3, (low or 0) + 1), pieces - 1))
+    ranks = []
+    for counted in (low, high):
+        changed = [
+            *sheets[:index],
+            dataclasses.replace(sheet, counted=counted),
+            *sheets[index + 1 :],
+        ]
+        ranks.append(next(s for s in standings(puzzles, changed) if s.team == sheet.team))
+    old, new = ranks
+    assert new.pieces - old.pieces == high - (low or 0) > 0
+    if sheet.disqualified:
+        assert old.rank is None and new.rank is None
+    else:
+        assert new.rank <= old.rank
 
 
 @SETTINGS
@@ -238,8 +289,7 @@ def test_r9_no_count_ranks_above_the_finish_it_counts(competition, data):
     the rules accept (a count of every piece or more is refused, never ranked)."""
     puzzles, sheets = competition
     open_ = [s for s in sheets if len(s.finishes) < len(puzzles)]
-    if not open_:
-        return
+    assume(open_)
     sheet = data.draw(st.sampled_from(open_))
     puzzle = puzzles[len(sheet.finishes)]
     last = max((f.elapsed_seconds for f in sheet.finishes), default=0)

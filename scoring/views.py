@@ -9,6 +9,9 @@ import csv
 import io
 from datetime import date
 
+import segno
+from csp.constants import SELF
+from csp.decorators import csp_replace
 from django.core.cache import cache
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
@@ -17,8 +20,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.http import content_disposition_header
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.clickjacking import xframe_options_sameorigin
 
 from competition.models import Competition, Status
 from scoring.api import cached_response, if_none_match, is_staff
@@ -110,7 +115,42 @@ def _render_live(state, status, staff, kind) -> str:
     context["leaderboard_url"] = reverse("public:leaderboard", args=[state.slug])
     if kind == "leaderboard":
         context["chart"] = race_chart(body)
+    else:
+        context.update(screen_context(state, body))
     return render_to_string(LIVE[kind][1], context)
+
+
+SCREEN_POLL_SECONDS = 1  # issue 14: a switch in the control room shows within about a second
+
+
+def screen_context(state, body) -> dict:
+    """What the big screen's mode needs (issue 14): the countdown, the announcement, the
+    reveal's current place(s) with the tie-break sentence that names them."""
+    rows = body["standings"]
+    context = {
+        "mode": state.screen_mode,
+        "message": state.screen_message,
+        "poll_seconds": SCREEN_POLL_SECONDS,
+        "starts_ms": int(state.starts_at.timestamp() * 1000),
+        "reveal": None,
+    }
+    at, first = state.reveal_at, state.reveal_from
+    if state.screen_mode == "reveal" and at is not None:
+        current = [r for r in rows if r["rank"] == at]
+        below = next((r for r in rows if r["rank"] is not None and r["rank"] > at), None)
+        sentence = None
+        if current and below and below["rank"] <= first and below["tie_break"]:
+            sentence = below["tie_break"][_language()]
+        context["reveal"] = {
+            "at": at,
+            "first": first,
+            "started": at <= first,
+            "over": at == 1,
+            "current": current,
+            "sentence": sentence,
+            "shown": [r for r in rows if r["rank"] is not None and at < r["rank"] <= first],
+        }
+    return context
 
 
 def _live_key(kind, state, status, lang) -> str:
@@ -184,8 +224,11 @@ def leaderboard(request, slug):
     return _live_page(request, slug, "leaderboard")
 
 
+@csp_replace({"frame-ancestors": [SELF]})
+@xframe_options_sameorigin
 def screen(request, slug):
-    """The big screen for the café TV or a projector (1920x1080)."""
+    """The big screen for the café TV or a projector (1920x1080). The control room shows
+    it in a frame as its preview (issue 14): only our own pages may frame it."""
     return _live_page(request, slug, "screen")
 
 
@@ -216,8 +259,17 @@ def team(request, slug, team_id):
         "deducted": sum(f["deducted"] for f in row["finishes"]),
         "chart": race_chart(body, team_id=team_id),
         "staff": staff,
+        **_share(request),
     }
     return render(request, "scoring/team.html", context)
+
+
+def _share(request) -> dict:
+    """Follow a team (issue 14): the page's own address as a link and a QR code (segno
+    SVG, as on the table cards), to pass to a phone."""
+    url = request.build_absolute_uri(request.path)
+    svg = segno.make(url, error="m").svg_inline(scale=4, border=2, omitsize=True)
+    return {"share_url": url, "share_qr": mark_safe(svg)}  # noqa: S308 (segno's own SVG)
 
 
 def results_csv(request, slug):

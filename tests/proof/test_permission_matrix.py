@@ -176,6 +176,12 @@ ROUTES = [
         {"reason": "fejl"},
         ONLY_ADMIN,
     ),
+    # --- the big screen (issue 14) ---------------------------------------------------------
+    ("GET", f"/control/{S}/screen/", None, ONLY_ADMIN),
+    ("POST", f"/control/{S}/screen/mode", {"mode": "message", "message": "Pause"}, ONLY_ADMIN),
+    ("POST", f"/control/{S}/screen/hold", {"hold": "1"}, ONLY_ADMIN),
+    ("POST", f"/control/{S}/screen/reveal/start", {"from_place": "2"}, ONLY_ADMIN),
+    ("POST", f"/control/{S}/screen/reveal/next", {}, ONLY_ADMIN),
     # --- objections ----------------------------------------------------------------------
     ("GET", f"/objections/{S}/new/", None, STAFF_DESK),
     ("POST", f"/objections/{S}/new/", {"team": "{team}", "text": "for sent"}, STAFF_DESK),

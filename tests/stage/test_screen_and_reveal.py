@@ -207,3 +207,27 @@ def test_team_page_offers_a_share_link_and_qr(competition, teams):
     assert f'value="{url}"' in html
     assert segno.make(url, error="m").svg_inline(scale=4, border=2, omitsize=True) in html
     assert Competition.objects.count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("method", "path", "expected"),
+    [
+        ("GET", "/control/dm-2026/screen/", 200),
+        ("POST", "/control/dm-2026/screen/mode", 302),
+        ("POST", "/control/dm-2026/screen/hold", 302),
+        ("POST", "/control/dm-2026/screen/reveal/start", 302),
+        ("POST", "/control/dm-2026/screen/reveal/next", 302),
+        ("GET", "/control/nope/screen/", 404),
+        ("POST", "/control/nope/screen/reveal/next", 404),
+    ],
+)
+def test_screen_panel_answers_the_head_judge(
+    competition, admin_user, client, method, path, expected
+):
+    """The exact statuses for the admin (the permission matrix checks the other roles)."""
+    client.force_login(admin_user)
+    response = client.get(path) if method == "GET" else client.post(path, {})
+    assert response.status_code == expected
+    if expected == 302:
+        assert response["Location"] == "/control/dm-2026/screen/"

@@ -238,6 +238,14 @@ def team(request, slug, team_id):
     status = str(state.status_at(timezone.now()))
     body = standings_for(state, staff=staff, status=status)
     row = next((r for r in body["standings"] if r["team"]["id"] == team_id), None)
+    if row is None and body["held"]:
+        # Issue 14: its place waits for the reveal; the page says so instead of a 404.
+        full = standings_for(state, staff=True, status=status)
+        held = next((r for r in full["standings"] if r["team"]["id"] == team_id), None)
+        if held is not None:
+            team = {"name": held["team"]["name"], "table": held["team"]["table"]}
+            context = {"competition": state, "team": team, **_share(request)}
+            return render(request, "scoring/team_held.html", context)
     if row is None:
         raise Http404("No such team in this competition.")
     finishes = {f["puzzle"]: f for f in row["finishes"]}

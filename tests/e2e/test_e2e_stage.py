@@ -130,6 +130,7 @@ def test_follow_a_team_on_the_phone(context, browser, live_server, competition, 
     first = phone.locator("table.board tbody tr").first
     expect(first).to_have_attribute("data-team", "Hold 5")
     expect(first.locator(".rank")).to_have_text("5")  # its real place, at the top
+    phone.evaluate("() => window.scrollTo(0, 0)")
     shot(phone, "pinned")
 
     finish(teams[7], puzzles[0], 900)  # Hold 8 takes the lead: the list polls
@@ -137,6 +138,7 @@ def test_follow_a_team_on_the_phone(context, browser, live_server, competition, 
     expect(phone.locator('tr[data-team="Hold 8"] .rank')).to_have_text("1", timeout=8000)
     expect(first).to_have_attribute("data-team", "Hold 5")
     expect(phone.locator("table.board tbody tr").first.locator(".rank")).to_have_text("6")
+    phone.evaluate("() => window.scrollTo(0, 0)")
     shot(phone, "pinned-after-poll")
 
     phone.reload()  # kept on the phone

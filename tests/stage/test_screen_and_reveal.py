@@ -231,3 +231,16 @@ def test_screen_panel_answers_the_head_judge(
     assert response.status_code == expected
     if expected == 302:
         assert response["Location"] == "/control/dm-2026/screen/"
+
+
+@pytest.mark.django_db
+def test_a_held_team_page_says_it_waits_for_the_reveal(final, admin_user):
+    screen_hold(competition=final, by=admin_user, hold=True)
+    reveal_start(competition=final, by=admin_user, from_place=3)
+    alfa = final.teams_by_name["Alfa"]
+    html = public(f"/dm-2026/teams/{alfa.pk}/").content.decode()
+    assert "Alfa" in html and "afsløres ved prisoverrækkelsen" in html
+    assert "2.500" not in html  # neither its pieces nor its place
+    echo = final.teams_by_name["Echo"]
+    assert "1.000" in public(f"/dm-2026/teams/{echo.pk}/").content.decode()  # not held
+    assert public("/dm-2026/teams/999999/").status_code == 404

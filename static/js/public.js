@@ -156,7 +156,7 @@
       var x = kept[boxes[i].dataset.keepScroll];
       if (x) boxes[i].scrollLeft = x;
     }
-    tick(); countdown(); follow(); paginate(); fillOrigin(); filterBoard();
+    tick(); countdown(); follow(); paginate(); startPager(); fillOrigin(); filterBoard();
   });
 
   function start() {

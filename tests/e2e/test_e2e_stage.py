@@ -264,3 +264,20 @@ def test_axe_finds_nothing_serious_on_any_page(
     problems += audit(screen)
     shot(screen, "reveal-audited")
     assert problems == [], "\n".join(problems)
+
+
+def test_screen_switched_to_the_standings_turns_its_pages(
+    context, browser, live_server, admin_user, competition
+):
+    """Loaded on an announcement, then switched to the standings: the pages turn."""
+    from competition.services import screen_set
+
+    for i in range(1, 41):
+        TeamFactory(competition=competition, name=f"Hold {i:02d}", table=i)
+    screen_set(competition=competition, by=admin_user, mode="message", message="Velkommen")
+    screen = context(browser, live_server, viewport=SCREEN).new_page()
+    screen.goto(f"{live_server.url}/dm-2026/screen/")
+    expect(screen.locator("[data-screen-message]")).to_have_text("Velkommen")
+    screen_set(competition=competition, by=admin_user, mode="standings")
+    expect(screen.locator("[data-pager-info]")).to_contain_text("Side 1 af", timeout=3000)
+    expect(screen.locator("[data-pager-info]")).to_contain_text("Side 2 af", timeout=12000)

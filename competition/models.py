@@ -60,6 +60,16 @@ class Status(models.TextChoices):
     FINAL = "final", _("Final results")
 
 
+class ScreenMode(models.TextChoices):
+    """What the big screen shows (issue 14), chosen in the control room."""
+
+    STANDINGS = "standings", _("Standings")
+    COUNTDOWN = "countdown", _("Countdown to the start")
+    MESSAGE = "message", _("Announcement")
+    RESULTS = "results", _("Final results")
+    REVEAL = "reveal", _("The reveal")
+
+
 class Competition(models.Model):
     slug = models.SlugField(_("short name"), unique=True, validators=[validate_slug_not_reserved])
     name = models.CharField(_("name"), max_length=200)
@@ -81,6 +91,18 @@ class Competition(models.Model):
     finalised_at = models.DateTimeField(_("results final"), null=True, blank=True)
     finalised_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # The big screen (issue 14): its mode rides on the standings version, like the standings.
+    screen_mode = models.CharField(
+        _("big screen shows"), max_length=12, choices=ScreenMode.choices, default="standings"
+    )
+    screen_message = models.CharField(_("announcement"), max_length=200, blank=True)
+    # The prize-giving reveal: from place `reveal_from` up to 1; `reveal_at` is the place
+    # shown now (None: not started). Places above it are not yet revealed.
+    reveal_from = models.PositiveSmallIntegerField(_("reveal from place"), null=True, blank=True)
+    reveal_at = models.PositiveSmallIntegerField(_("revealed down to place"), null=True, blank=True)
+    hold_results = models.BooleanField(
+        _("hold the final order on public pages until the reveal is over"), default=False
     )
     # Bumped in the same transaction as every write that can change the standings.
     standings_version = models.PositiveBigIntegerField(default=0, editable=False)
@@ -181,6 +203,18 @@ class Competition(models.Model):
     def motifs_public(self) -> bool:
         """May the public see the puzzles' titles and brands now?"""
         return not self.hide_motifs or self.started_at is not None
+
+    def reveal_over(self) -> bool:
+        return self.reveal_at == 1
+
+    def held_above(self, status: str | None = None) -> int | None:
+        """With `hold_results`, public readers see no ranked place below this number once
+        time is up, until the reveal is over: 0 = nothing held; None = every place held."""
+        if not self.hold_results or self.reveal_over():
+            return 0
+        if (status or self.status_at()) not in (Status.STOPPED, Status.FINAL):
+            return 0
+        return self.reveal_at
 
     def bump_standings(self) -> None:
         """Call inside the transaction of every write that can change the standings."""

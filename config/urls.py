@@ -27,6 +27,7 @@ urlpatterns = [
     path("desk/", include("competition.urls_desk")),
     path("judge/", include("judging.urls_judge")),
     path("control/", include("judging.urls_control")),
+    path("control/", include("scoring.urls_control")),
     path("objections/", include("judging.urls_objections")),
     path("", include("scoring.urls_public")),
 ]

@@ -56,6 +56,11 @@ STATE_FIELDS = (
     "finalised_at",
     "standings_version",
     "hide_motifs",
+    "screen_mode",
+    "screen_message",
+    "reveal_from",
+    "reveal_at",
+    "hold_results",
 )
 
 # slug -> (competition state, monotonic time read, bytes sent for that state). Public
@@ -144,7 +149,25 @@ def standings_for(state: Competition, *, staff: bool = False, status: str | None
     result = dict(body)
     result["stale"] = stale
     result["error"] = entry["error"] if staff else None
+    result["held"] = 0
+    if not staff:
+        _hold(state, status, result)
     return result
+
+
+def _hold(state: Competition, status: str, result: dict) -> None:
+    """Issue 14: with `hold_results`, a public reader sees no place the reveal has not
+    shown yet (`held` says how many rows wait); staff see everything at once."""
+    above = state.held_above(status)
+    if above == 0:
+        return
+    rows = result["standings"]
+    shown = [r for r in rows if r["rank"] is None or (above is not None and r["rank"] >= above)]
+    if above is not None and shown and shown[0]["rank"] is not None:
+        # Its tie-break sentence names the team above it, which is not revealed yet.
+        shown[0] = {**shown[0], "tie_break": None, "tie_break_short": None}
+    result["held"] = len(rows) - len(shown)
+    result["standings"] = shown
 
 
 def _compute_entry(state: Competition, status: str) -> dict:

@@ -9,6 +9,8 @@ import io
 from datetime import date
 
 import segno
+from csp.constants import SELF
+from csp.decorators import csp_replace
 from django.conf import settings
 from django.core.cache import cache
 from django.http import Http404, HttpResponse, HttpResponseNotModified
@@ -18,8 +20,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.http import content_disposition_header
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.clickjacking import xframe_options_sameorigin
 
 from competition.cells import csv_writer
 from competition.models import Competition, Status
@@ -116,7 +120,42 @@ def _render_live(state, status, staff, kind) -> str:
     context["public_host"] = settings.PUBLIC_URL.split("://", 1)[-1]
     if kind == "leaderboard":
         context["chart"] = race_chart(body)
+    else:
+        context.update(screen_context(state, body))
     return render_to_string(LIVE[kind][1], context)
+
+
+SCREEN_POLL_SECONDS = 1  # issue 14: a switch in the control room shows within about a second
+
+
+def screen_context(state, body) -> dict:
+    """What the big screen's mode needs (issue 14): the countdown, the announcement, the
+    reveal's current place(s) with the tie-break sentence that names them."""
+    rows = body["standings"]
+    context = {
+        "mode": state.screen_mode,
+        "message": state.screen_message,
+        "poll_seconds": SCREEN_POLL_SECONDS,
+        "starts_ms": int(state.starts_at.timestamp() * 1000),
+        "reveal": None,
+    }
+    at, first = state.reveal_at, state.reveal_from
+    if state.screen_mode == "reveal" and at is not None:
+        current = [r for r in rows if r["rank"] == at]
+        below = next((r for r in rows if r["rank"] is not None and r["rank"] > at), None)
+        sentence = None
+        if current and below and below["rank"] <= first and below["tie_break"]:
+            sentence = below["tie_break"][_language()]
+        context["reveal"] = {
+            "at": at,
+            "first": first,
+            "started": at <= first,
+            "over": at == 1,
+            "current": current,
+            "sentence": sentence,
+            "shown": [r for r in rows if r["rank"] is not None and at < r["rank"] <= first],
+        }
+    return context
 
 
 def _live_key(kind, state, status, lang) -> str:
@@ -190,8 +229,11 @@ def leaderboard(request, slug):
     return _live_page(request, slug, "leaderboard")
 
 
+@csp_replace({"frame-ancestors": [SELF]})
+@xframe_options_sameorigin
 def screen(request, slug):
-    """The big screen for the café TV or a projector (1920x1080)."""
+    """The big screen for the café TV or a projector (1920x1080). The control room shows
+    it in a frame as its preview (issue 14): only our own pages may frame it."""
     return _live_page(request, slug, "screen")
 
 
@@ -214,6 +256,14 @@ def team(request, slug, team_id):
     status = str(state.status_at(timezone.now()))
     body = standings_for(state, staff=staff, status=status)
     row = next((r for r in body["standings"] if r["team"]["id"] == team_id), None)
+    if row is None and body["held"]:
+        # Issue 14: its place waits for the reveal; the page says so instead of a 404.
+        full = standings_for(state, staff=True, status=status)
+        held = next((r for r in full["standings"] if r["team"]["id"] == team_id), None)
+        if held is not None:
+            team = {"name": held["team"]["name"], "table": held["team"]["table"]}
+            context = {"competition": state, "team": team, **_share(request)}
+            return render(request, "scoring/team_held.html", context)
     if row is None:
         raise Http404("No such team in this competition.")
     finishes = {f["puzzle"]: f for f in row["finishes"]}
@@ -235,8 +285,17 @@ def team(request, slug, team_id):
         "deducted": sum(f["deducted"] for f in row["finishes"]),
         "chart": race_chart(body, team_id=team_id),
         "staff": staff,
+        **_share(request),
     }
     return render(request, "scoring/team.html", context)
+
+
+def _share(request) -> dict:
+    """Follow a team (issue 14): the page's own address as a link and a QR code (segno
+    SVG, as on the table cards), to pass to a phone."""
+    url = request.build_absolute_uri(request.path)
+    svg = segno.make(url, error="m").svg_inline(scale=4, border=2, omitsize=True)
+    return {"share_url": url, "share_qr": mark_safe(svg)}  # noqa: S308 (segno's own SVG)
 
 
 def results_csv(request, slug):

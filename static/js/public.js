@@ -30,6 +30,61 @@
     }
   }
 
+  // The big screen's countdown to the planned start (issue 14).
+  function countdown() {
+    var els = document.querySelectorAll("[data-countdown]");
+    for (var i = 0; i < els.length; i++) {
+      var left = Math.ceil((Number(els[i].dataset.startMs) - (Date.now() + offset)) / 1000);
+      els[i].textContent = left > 0 ? (left >= 3600 ? hms(left) : hms(left).slice(2)) : els[i].dataset.nowLabel;
+    }
+  }
+
+  // Follow a team (issue 14): the spectator's own choice, kept on the phone; its row is
+  // moved to the top of the shared leaderboard after every poll, its real rank shown.
+  function followKey(table) { return "follow:" + table.dataset.follow; }
+  function followed(table) {
+    try { return window.localStorage.getItem(followKey(table)) || ""; } catch (e) { return ""; }
+  }
+  function follow() {
+    var table = document.querySelector("table.board[data-follow]");
+    if (!table) return;
+    var id = followed(table), body = table.tBodies[0];
+    var rows = body.querySelectorAll("tr[data-team-id]");
+    for (var i = 0; i < rows.length; i++) {
+      var row = rows[i], cell = row.cells[1], button = cell.querySelector("[data-follow-button]");
+      if (!button) {
+        button = document.createElement("button");
+        button.type = "button";
+        button.className = "follow-button";
+        button.setAttribute("data-follow-button", "");
+        button.title = table.dataset.followTitle;
+        cell.insertBefore(button, cell.firstChild);
+      }
+      var on = row.dataset.teamId === id;
+      button.textContent = on ? "★ " + table.dataset.followingLabel : "☆ " + table.dataset.followLabel;
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+      button.setAttribute("aria-label", (on ? table.dataset.followingLabel : table.dataset.followLabel) + ": " + row.dataset.team);
+      row.classList.toggle("pinned", on);
+      if (on && body.firstElementChild !== row) body.insertBefore(row, body.firstElementChild);
+    }
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-follow-button]");
+    if (!button) return;
+    var table = button.closest("table[data-follow]"), row = button.closest("tr");
+    var id = row.dataset.teamId === followed(table) ? "" : row.dataset.teamId;
+    try {
+      if (id) window.localStorage.setItem(followKey(table), id);
+      else window.localStorage.removeItem(followKey(table));
+    } catch (e) { /* private mode: no pin */ }
+    if (!id) { // the shared order back
+      var body = table.tBodies[0], rows = [].slice.call(body.rows);
+      rows.sort(function (a, b) { return Number(a.dataset.pos) - Number(b.dataset.pos); });
+      for (var i = 0; i < rows.length; i++) body.appendChild(rows[i]);
+    }
+    follow();
+  });
+
   // The big screen: show as many rows as the screen's height holds, stretched to fill it
   // when there is more than one page, and turn the page every few seconds.
   var page = 0, pageTimer = null;
@@ -102,12 +157,13 @@
       var x = kept[boxes[i].dataset.keepScroll];
       if (x) boxes[i].scrollLeft = x;
     }
-    tick(); paginate(); fillOrigin(); filterBoard();
+    tick(); countdown(); follow(); paginate(); startPager(); fillOrigin(); filterBoard();
   });
 
   function start() {
-    tick(); syncTime(); paginate(); startPager(); fillOrigin(); startFilter();
+    tick(); countdown(); follow(); syncTime(); paginate(); startPager(); fillOrigin(); startFilter();
     setInterval(tick, 250);
+    setInterval(countdown, 250);
     setInterval(syncTime, 5 * 60 * 1000);
     window.addEventListener("resize", paginate);
   }

@@ -222,6 +222,18 @@ ROUTES = [
         ONLY_ADMIN,
         302,
     ),
+    # --- the big screen (issue 14) ---------------------------------------------------------
+    ("GET", f"/control/{S}/screen/", None, ONLY_ADMIN, 200),
+    (
+        "POST",
+        f"/control/{S}/screen/mode",
+        {"mode": "message", "message": "Pause"},
+        ONLY_ADMIN,
+        302,
+    ),
+    ("POST", f"/control/{S}/screen/hold", {"hold": "1"}, ONLY_ADMIN, 302),
+    ("POST", f"/control/{S}/screen/reveal/start", {"from_place": "2"}, ONLY_ADMIN, 302),
+    ("POST", f"/control/{S}/screen/reveal/next", {}, ONLY_ADMIN, 302),
     # --- objections ----------------------------------------------------------------------
     ("GET", f"/objections/{S}/new/", None, STAFF_DESK, 200),
     (

@@ -1,0 +1,107 @@
+"""The control room's big-screen panel ("Storskærm", issue 14): what every `/<slug>/screen/`
+shows, the hold of the final order, the prize-giving reveal, and a preview of the screen.
+Admin only; every write is a service call (competition.services.screen)."""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from competition import services
+from competition.errors import Refusal
+from competition.models import Competition, ScreenMode, Status
+from competition.roles import ADMIN, role_required
+from scoring.selectors import standings_for
+
+
+def _refused(request, exc) -> None:
+    if isinstance(exc, Refusal):
+        messages.error(request, exc.message)
+    else:
+        for error in exc.messages:
+            messages.error(request, error)
+
+
+@role_required(ADMIN)
+def screen(request, slug):
+    competition = get_object_or_404(Competition, slug=slug)
+    status = competition.status_at(timezone.now())
+    body = standings_for(competition, staff=True, status=status)
+    ranked = [r for r in body["standings"] if r["rank"] is not None]
+    at = competition.reveal_at
+    context = {
+        "competition": competition,
+        "status": status,
+        "status_label": Status(status).label,
+        "modes": ScreenMode.choices,
+        "ranked": len(ranked),
+        "reveal_default": min(10, len(ranked)) or 1,
+        # Staff see the next place before the hall does.
+        "next_rows": [r for r in ranked if at is not None and r["rank"] == at - 1],
+        "final": status == Status.FINAL,
+    }
+    return render(request, "scoring/control_screen.html", context)
+
+
+def _write(request, slug, call, success):
+    competition = get_object_or_404(Competition, slug=slug)
+    try:
+        call(competition)
+    except (Refusal, ValidationError) as exc:
+        _refused(request, exc)
+    else:
+        messages.success(request, success)
+    return redirect("screen_control:screen", slug=slug)
+
+
+@role_required(ADMIN)
+@require_POST
+def screen_mode(request, slug):
+    mode = request.POST.get("mode", "")
+    message = request.POST.get("message", "")[:200]
+    return _write(
+        request,
+        slug,
+        lambda c: services.screen_set(competition=c, by=request.user, mode=mode, message=message),
+        _("The big screen is switched."),
+    )
+
+
+@role_required(ADMIN)
+@require_POST
+def screen_hold(request, slug):
+    hold = request.POST.get("hold") == "1"
+    return _write(
+        request,
+        slug,
+        lambda c: services.screen_hold(competition=c, by=request.user, hold=hold),
+        _("The public pages hold the final order until the reveal is over.")
+        if hold
+        else _("The public pages show the final order at once."),
+    )
+
+
+@role_required(ADMIN)
+@require_POST
+def reveal_start(request, slug):
+    text = request.POST.get("from_place", "").strip()
+    place = int(text) if text.isdigit() and len(text) < 6 else 0
+    return _write(
+        request,
+        slug,
+        lambda c: services.reveal_start(competition=c, by=request.user, from_place=place),
+        _("The reveal has started: show the places one by one."),
+    )
+
+
+@role_required(ADMIN)
+@require_POST
+def reveal_next(request, slug):
+    return _write(
+        request,
+        slug,
+        lambda c: services.reveal_next(competition=c, by=request.user),
+        _("The next place is on the big screen."),
+    )

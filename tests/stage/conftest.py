@@ -1,0 +1,1 @@
+from tests.stage.championship import final  # noqa: F401 (a fixture)

@@ -22,6 +22,7 @@ from competition.errors import Refusal
 from competition.models import Competition, Status, Team
 from competition.roles import ADMIN, role_required
 from judging import services as judging_services
+from judging import views_control_clock
 from judging.models import AuditEntry, Count, Finish
 from scoring.rules import format_hms
 
@@ -168,6 +169,7 @@ def room(request, slug):
             else None
         ),
         "has_clock": hasattr(competition_services, "clock_start"),
+        **views_control_clock.room_context(competition, teams, now),  # issue 15
     }
     if request.htmx and request.htmx.target == "control-live":
         return render(request, "judging/_control_live.html", context)

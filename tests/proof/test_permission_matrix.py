@@ -67,6 +67,7 @@ ROUTES = [
         ONLY_ADMIN,
     ),
     ("POST", f"/api/v1/competitions/{S}/clock/stop", {}, ONLY_ADMIN),
+    ("POST", f"/api/v1/competitions/{S}/clock/stop/undo", {}, ONLY_ADMIN),
     ("GET", f"/api/v1/competitions/{S}/finishes/", None, STAFF_JUDGE),
     ("POST", f"/api/v1/competitions/{S}/finishes/", {"team": "{team2}", "puzzle": 1}, STAFF_JUDGE),
     (
@@ -154,6 +155,8 @@ ROUTES = [
     ("POST", f"/control/{S}/clock/start", {}, ONLY_ADMIN),
     ("POST", f"/control/{S}/clock/correct", {"started_at": "2026-11-28T10:00:00"}, ONLY_ADMIN),
     ("POST", f"/control/{S}/clock/stop", {}, ONLY_ADMIN),
+    ("POST", f"/control/{S}/clock/stop/undo", {}, ONLY_ADMIN),
+    ("POST", f"/control/{S}/clock/withdraw/{{team}}", {}, ONLY_ADMIN),
     ("GET", f"/control/{S}/audit/", None, ONLY_ADMIN),
     ("GET", f"/control/{S}/logins/", None, ONLY_ADMIN),
     ("POST", f"/control/{S}/logins/unlock", {"username": "m-judge"}, ONLY_ADMIN),

@@ -21,8 +21,8 @@ from competition import services as competition_services
 from competition.errors import Refusal
 from competition.models import Competition, Status, Team
 from competition.roles import ADMIN, role_required
+from judging import audit_text, views_control_clock
 from judging import services as judging_services
-from judging import views_control_clock
 from judging.models import AuditEntry, Count, Finish
 from scoring.rules import format_hms
 
@@ -466,24 +466,13 @@ def count_correct(request, slug, pk):
 
 # --- the audit log -------------------------------------------------------------------------
 def _audit_rows(entries) -> list[dict]:
-    """Each entry with its before and after side by side, key by key."""
+    """Each entry as a Danish sentence with its changes before → after in words (issue 15)."""
+    users: dict = {}
     rows = []
     for e in entries:
-        before = (
-            e.before if isinstance(e.before, dict) else ({} if e.before is None else {"": e.before})
-        )
-        after = e.after if isinstance(e.after, dict) else ({} if e.after is None else {"": e.after})
-        keys = list(dict.fromkeys([*before, *after]))
-        diff = [
-            {
-                "key": k,
-                "before": before.get(k, "—") if k in before else "—",
-                "after": after.get(k, "—") if k in after else "—",
-                "changed": before.get(k) != after.get(k),
-            }
-            for k in keys
-        ]
-        rows.append({"entry": e, "diff": diff})
+        if e.user_id:  # one roles lookup per person, not per entry
+            e.user = users.setdefault(e.user_id, e.user)
+        rows.append({"entry": e, **audit_text.describe(e)})
     return rows
 
 
@@ -508,7 +497,10 @@ def audit(request, slug):
         .objects.filter(pk__in=all_entries.exclude(user=None).values("user"))
         .order_by("username")
     )
-    actions = all_entries.order_by("action").values_list("action", flat=True).distinct()
+    actions = [
+        (a, audit_text.action_label(a))
+        for a in all_entries.order_by("action").values_list("action", flat=True).distinct()
+    ]
     return render(
         request,
         "judging/control_audit.html",
@@ -517,7 +509,7 @@ def audit(request, slug):
             "rows": _audit_rows(entries.order_by("-at", "-id")[:300]),
             "teams": Team.objects.filter(competition=competition).order_by("table"),
             "users": users,
-            "actions": list(actions),
+            "actions": sorted(actions, key=lambda a: a[1]),
             "team_id": team_id,
             "user_id": user_id,
             "action": action,

@@ -24,6 +24,7 @@ from competition.roles import ADMIN, role_required
 from judging import audit_text, views_control_clock
 from judging import services as judging_services
 from judging.models import AuditEntry, Count, Finish
+from judging.spot_picker import MissingSpotsMixin
 from scoring.rules import format_hms
 
 log = logging.getLogger(__name__)
@@ -84,15 +85,14 @@ class ClockCorrectForm(forms.Form):
     )
 
 
-class FinishCorrectForm(ReasonForm):
+class FinishCorrectForm(MissingSpotsMixin, ReasonForm):
+    """The time and the missing pieces with the tablet's picker (issue 15), and a reason."""
+
     time = forms.CharField(label=gettext_lazy("Time (h:mm:ss)"), max_length=12)
-    missing = forms.CharField(label=gettext_lazy("Missing spots"), required=False, max_length=200)
+    field_order = ["time", "lone", "reason"]
 
     def clean_time(self):
         return parse_hms(self.cleaned_data["time"])
-
-    def clean_missing(self):
-        return parse_spots(self.cleaned_data["missing"])
 
 
 class CountCorrectForm(ReasonForm):
@@ -280,9 +280,9 @@ def _team_context(competition: Competition, team: Team, **forms_) -> dict:
     finishes = list(team.finishes.all())
     for f in finishes:
         f.hms = hms(f.elapsed_seconds)
-        f.spots = ", ".join(str(s) for s in f.missing or [])
+        f.spots = audit_text.missing_words(f.missing) if f.missing else ""
         f.form = forms_.get(f"finish_{f.pk}") or FinishCorrectForm(
-            prefix=f"f{f.pk}", initial={"time": f.hms, "missing": f.spots}
+            prefix=f"f{f.pk}", initial={"time": f.hms, **MissingSpotsMixin.initial_from(f.missing)}
         )
     count = Count.objects.filter(team=team).select_related("puzzle", "registered_by").first()
     audit = (

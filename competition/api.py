@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from competition import services
+from competition.inputs import DateTimeField
 from competition.models import Competition, Puzzle, Team
 from competition.roles import ADMIN, DESK, JUDGE, IsAdmin, IsDesk, has_role
 
@@ -134,7 +135,7 @@ class CompetitionInSerializer(serializers.Serializer):
     slug = serializers.SlugField(max_length=50)
     name = serializers.CharField(max_length=200)
     venue = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
-    starts_at = serializers.DateTimeField()
+    starts_at = DateTimeField()
     duration_minutes = serializers.IntegerField(min_value=1, default=180)
     max_at_table = serializers.IntegerField(min_value=1, default=4)
     hide_motifs = serializers.BooleanField(default=False)

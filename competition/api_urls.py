@@ -8,5 +8,5 @@ urlpatterns = [
     path("competitions/<slug:slug>/", api.CompetitionDetailView.as_view(), name="competition"),
     path("competitions/<slug:slug>/puzzles/", api.PuzzleCreateView.as_view(), name="puzzles"),
     path("competitions/<slug:slug>/teams/", api.TeamListView.as_view(), name="teams"),
-    path("competitions/<slug:slug>/teams/<int:id>/", api.TeamDetailView.as_view(), name="team"),
+    path("competitions/<slug:slug>/teams/<id:id>/", api.TeamDetailView.as_view(), name="team"),
 ]

@@ -3,7 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from competition.imports import MAX_BYTES
+from competition.imports import MAX_BYTES, too_large_message
 from competition.slugs import SLUG_MAX, slug_from
 
 DATETIME_LOCAL = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
@@ -144,7 +144,7 @@ class ImportForm(forms.Form):
     def clean_file(self):
         upload = self.cleaned_data["file"]
         if upload.size > MAX_BYTES:
-            raise forms.ValidationError(_("The file is too large (at most 2 MB)."))
+            raise forms.ValidationError(too_large_message())
         if not upload.name.lower().endswith((".csv", ".xlsx", ".txt")):
             raise forms.ValidationError(_("Upload a CSV file (.csv) or an Excel file (.xlsx)."))
         return upload

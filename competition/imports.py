@@ -21,23 +21,33 @@ not matter, and Danish or English names work. Columns:
 Other columns are ignored (the preview lists them).
 
 CSV: separated by ``;`` or ``,``, UTF-8 with or without BOM (Excel's Windows-1252 is
-accepted too). Nothing is written by `preview`; `confirm` creates every team in one
-transaction through ``team_create`` or none at all.
+accepted too). At most 1 MB and 2,000 rows (issue 11): a longer file is refused before its
+rows are read. Nothing is written by `preview`; `confirm` creates every team in one
+transaction through ``team_create`` or none at all. Between the two the file waits in an
+``ImportPreview`` row of the desk user's (`preview_store`, `preview_take`).
 """
 
+import csv
+import io
+import itertools
 import re
+import uuid
 from dataclasses import dataclass, field
 
 import tablib
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from competition.models import Competition, Team
+from competition.cells import safe_row, unescape_cell
+from competition.inputs import INT_MAX, whole_number
+from competition.models import Competition, ImportPreview, Team
 from competition.services import team_create
 
-MAX_BYTES = 2 * 1024 * 1024
+MAX_BYTES = 1024 * 1024
+MAX_ROWS = 2000  # below the header row; empty rows are not counted
 YES = {"x", "ja", "j", "yes", "y", "1", "true", "sand"}
 NO = {"", "nej", "n", "no", "0", "false", "falsk", "-"}
 
@@ -93,12 +103,41 @@ class ImportFileError(Exception):
     """The file cannot be read at all (wrong type, no header, not a spreadsheet)."""
 
 
+def too_large_message() -> str:
+    return _("The file is too large (at most 1 MB).")
+
+
+def _check_rows(rows) -> None:
+    """Refuse a file of more than MAX_ROWS rows, counting no further than that."""
+    filled = (row for row in rows if any(str(c).strip() for c in row if c is not None))
+    if sum(1 for _row in itertools.islice(filled, MAX_ROWS + 2)) > MAX_ROWS + 1:
+        rows_text = number_format(MAX_ROWS, force_grouping=True)
+        raise ImportFileError(
+            _(
+                "The file has more than %(rows)s rows: at most %(rows)s can be imported at "
+                "once. Split it into several files."
+            )
+            % {"rows": rows_text}
+        )
+
+
+def _xlsx_rows(content: bytes):
+    import openpyxl
+
+    book = openpyxl.load_workbook(io.BytesIO(content), read_only=True, data_only=True)
+    try:
+        yield from book.active.iter_rows(values_only=True)
+    finally:
+        book.close()
+
+
 def read_dataset(content: bytes, filename: str) -> tablib.Dataset:
     if len(content) > MAX_BYTES:
-        raise ImportFileError(_("The file is too large (at most 2 MB)."))
+        raise ImportFileError(too_large_message())
     lower = filename.lower()
     try:
         if lower.endswith(".xlsx"):
+            _check_rows(_xlsx_rows(content))
             return tablib.Dataset().load(content, format="xlsx")
         if lower.endswith((".csv", ".txt")):
             try:
@@ -107,6 +146,7 @@ def read_dataset(content: bytes, filename: str) -> tablib.Dataset:
                 text = content.decode("cp1252")
             first = text.split("\n", 1)[0]
             delimiter = ";" if first.count(";") >= first.count(",") else ","
+            _check_rows(csv.reader(io.StringIO(text), delimiter=delimiter))
             return tablib.Dataset().load(text, format="csv", delimiter=delimiter)
     except ImportFileError:
         raise
@@ -122,7 +162,9 @@ def _cell(value) -> str:
         return ""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    return str(value).strip()
+    # NUL (from a broken export) cannot be saved in PostgreSQL's text: it goes. An export's
+    # `'` before `=`, `+`, ... (DESIGN.md) goes too.
+    return unescape_cell(str(value).replace("\x00", "").strip())
 
 
 @dataclass
@@ -299,8 +341,8 @@ def _check(competition: Competition, planned: list[PlannedTeam], has_table_colum
                     _("The same team name is also in row %(row)s.") % {"row": seen_names[key]}
                 )
             seen_names.setdefault(key, team.line)
-        table = int(team.table_text) if re.fullmatch(r"\d+", team.table_text) else 0
-        if table >= 1:
+        table = whole_number(team.table_text, low=1, high=INT_MAX)
+        if table is not None:
             team.table = table
             if table in db_tables:
                 team.problems.append(
@@ -373,6 +415,42 @@ def confirm(competition: Competition, content: bytes, filename: str, *, by) -> l
     return created
 
 
+# --- the file between preview and confirm ----------------------------------------------------
+def _expired_before():
+    return timezone.now() - ImportPreview.EXPIRY
+
+
+def preview_cleanup() -> None:
+    """Remove the files whose time ran out (nobody confirmed or cancelled them)."""
+    ImportPreview.objects.filter(created_at__lt=_expired_before()).delete()
+
+
+def preview_store(competition: Competition, content: bytes, filename: str, *, by) -> str:
+    """Keep an uploaded file for its confirm by the same desk user; its token."""
+    stored = ImportPreview.objects.create(
+        competition=competition,
+        user=by,
+        filename=filename.replace("\x00", "")[-200:],
+        content=content,
+    )
+    return str(stored.token)
+
+
+def preview_find(competition: Competition, token, *, by) -> ImportPreview | None:
+    """The file `by` uploaded under `token`; None once it expired (or for anyone else)."""
+    try:
+        token = uuid.UUID(str(token))
+    except ValueError:
+        return None
+    return ImportPreview.objects.filter(
+        competition=competition, user=by, token=token, created_at__gte=_expired_before()
+    ).first()
+
+
+def preview_discard(stored: ImportPreview) -> None:
+    ImportPreview.objects.filter(pk=stored.pk).delete()
+
+
 def export_csv(competition: Competition) -> str:
     """The teams with members and contacts, for the desk (personal data: desk only).
 
@@ -387,7 +465,7 @@ def export_csv(competition: Competition) -> str:
     for n in range(1, width + 1):
         headers += [f"medlem {n}", f"medlem {n} under 15", f"medlem {n} ledsagende voksen"]
     headers += ["kontaktperson", "e-mail", "telefon", "noter"]
-    data = tablib.Dataset(headers=headers)
+    data = tablib.Dataset(headers=safe_row(headers))
     for t in teams:
         row = [
             t.table,
@@ -404,5 +482,5 @@ def export_csv(competition: Competition) -> str:
             else:
                 row += ["", "", ""]
         row += [t.contact_name, t.contact_email, t.contact_phone, t.notes]
-        data.append(row)
+        data.append(safe_row(row))
     return data.export("csv", delimiter=";")

@@ -1,5 +1,6 @@
 """Competition, its puzzle sequence, teams and members (R2, R3, R4, R7, R15, R17, P2)."""
 
+import uuid
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -283,3 +284,24 @@ class Member(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class ImportPreview(models.Model):
+    """An uploaded sign-up file between its preview and the desk's confirm.
+
+    In the database, so any app process can confirm it, but not in the session: it holds
+    personal data (members, adults, contacts). Removed on confirm, on cancel, once EXPIRY has
+    passed (lazily, by the next import) and by erase_personal_data.
+    """
+
+    EXPIRY = timedelta(hours=1)
+
+    token = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    filename = models.CharField(max_length=200)
+    content = models.BinaryField()
+
+    def __str__(self) -> str:
+        return self.filename

@@ -3,9 +3,6 @@
 Every write goes through competition.services; the views only read input and show answers.
 """
 
-import base64
-import secrets
-
 import segno
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -29,6 +26,7 @@ from competition.forms import (
     members_from,
     puzzles_from,
 )
+from competition.inputs import redirect_next, whole_number
 from competition.models import Competition, Team
 from competition.roles import ADMIN, DESK, role_required
 
@@ -64,7 +62,7 @@ def _counts(teams: list[Team]) -> dict:
 def _matches(team: Team, q: str) -> bool:
     if not q:
         return True
-    if q.isdigit() and int(q) == team.table:
+    if whole_number(q) == team.table:
         return True
     q = q.casefold()  # Python, not SQL: SQLite's lower() knows only ASCII
     return q in team.name.casefold() or any(q in m.name.casefold() for m in team.members.all())
@@ -110,7 +108,7 @@ def teams(request, slug):
 def _row_answer(request, competition: Competition, team: Team):
     """After a tap: the htmx row plus the counts (out of band), or back to the list."""
     if not request.htmx:
-        return redirect(request.POST.get("next") or reverse("desk:teams", args=[competition.slug]))
+        return redirect_next(request, reverse("desk:teams", args=[competition.slug]))
     team = Team.objects.prefetch_related("members").get(pk=team.pk)
     all_teams = list(
         Team.objects.filter(competition=competition).only("checked_in_at", "fee_paid", "withdrawn")
@@ -265,31 +263,37 @@ def export(request, slug):
 
 
 # --- import ---------------------------------------------------------------------------------
-def _session_key(token: str) -> str:
-    return f"team-import:{token}"
-
-
 @role_required(DESK)
 def import_teams(request, slug):
-    """Upload -> preview (nothing written) -> confirm (all or nothing)."""
+    """Upload -> preview (nothing written) -> confirm (all or nothing), or cancel."""
     competition = _competition(slug)
     context = {"competition": competition, "form": ImportForm()}
+    imports.preview_cleanup()
     if request.method == "POST" and "token" in request.POST:
         token = request.POST["token"]
-        stored = request.session.get(_session_key(token))
+        stored = imports.preview_find(competition, token, by=request.user)
         if not stored:
             messages.error(request, _("The uploaded file has expired; upload it again."))
             return redirect("desk:import", slug=slug)
-        content = base64.b64decode(stored["data"])
+        if "cancel" in request.POST:
+            imports.preview_discard(stored)
+            messages.info(request, _("The import is cancelled; nothing was saved."))
+            return redirect("desk:import", slug=slug)
+        content = bytes(stored.content)
         try:
-            created = imports.confirm(competition, content, stored["name"], by=request.user)
+            created = imports.confirm(competition, content, stored.filename, by=request.user)
         except imports.ImportRefused as refused:
-            context.update(preview=refused.preview, token=token, refused=refused.message)
+            context.update(
+                preview=refused.preview,
+                token=token,
+                refused=refused.message,
+                filename=stored.filename,
+            )
         except Refusal as refusal:
             messages.error(request, refusal.message)
             return redirect("desk:import", slug=slug)
         else:
-            del request.session[_session_key(token)]
+            imports.preview_discard(stored)
             messages.success(request, _("Teams imported: %(count)s.") % {"count": len(created)})
             return redirect("desk:teams", slug=slug)
     elif request.method == "POST":
@@ -303,12 +307,7 @@ def import_teams(request, slug):
             except imports.ImportFileError as exc:
                 form.add_error("file", str(exc))
             else:
-                token = secrets.token_urlsafe(16)
-                # Kept in the session (the database), so any app process can confirm it.
-                request.session[_session_key(token)] = {
-                    "name": upload.name,
-                    "data": base64.b64encode(content).decode("ascii"),
-                }
+                token = imports.preview_store(competition, content, upload.name, by=request.user)
                 context.update(token=token, filename=upload.name)
     return render(request, "competition/desk_import.html", context)
 
@@ -332,7 +331,7 @@ def cards(request, slug):
     """Print-ready table cards, two A5 cards per A4 sheet, each with a QR code to the team page."""
     competition = _competition(slug)
     qs = Team.objects.filter(competition=competition, withdrawn=False)
-    chosen = [int(x) for x in request.GET.getlist("team") if x.isdigit()]
+    chosen = [n for n in map(whole_number, request.GET.getlist("team")) if n is not None]
     if chosen:
         qs = Team.objects.filter(competition=competition, pk__in=chosen)
     teams = list(qs.prefetch_related("members").order_by("table"))

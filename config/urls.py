@@ -2,11 +2,16 @@
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, register_converter
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
+from competition.inputs import IdConverter
 from config import views
+
+# `<id:pk>`: an id that fits its column, else 404 (not int's any number of digits); registered
+# before the apps' URL modules below are imported.
+register_converter(IdConverter, "id")
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),

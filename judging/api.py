@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from competition.api import CompetitionOutSerializer
+from competition.inputs import ID_MAX, SMALLINT_MAX, DateTimeField, query_number
 from competition.models import Competition, Puzzle, Team
 from competition.roles import IsAdmin, IsJudge
 from competition.services import clock_correct, clock_start, clock_stop, clock_stop_undo
@@ -267,7 +268,7 @@ class CountPatchSerializer(serializers.Serializer):
 
 
 class ClockStartInSerializer(serializers.Serializer):
-    started_at = serializers.DateTimeField(
+    started_at = DateTimeField(
         required=False, allow_null=True, help_text="When it really started (a correction)."
     )
 
@@ -277,7 +278,7 @@ class ClockCorrectInSerializer(serializers.Serializer):
 
 
 class ClockStopInSerializer(serializers.Serializer):
-    stopped_at = serializers.DateTimeField(required=False, allow_null=True)
+    stopped_at = DateTimeField(required=False, allow_null=True)
 
 
 # --- views -----------------------------------------------------------------------------
@@ -401,12 +402,13 @@ class FinishListView(_CompetitionAPIView):
         finishes = Finish.objects.filter(team__competition=competition).select_related(
             "team", "puzzle", "registered_by"
         )
-        for name, lookup in (("team", "team_id"), ("puzzle", "puzzle__position")):
-            value = request.query_params.get(name)
+        for name, lookup, high in (
+            ("team", "team_id", ID_MAX),
+            ("puzzle", "puzzle__position", SMALLINT_MAX),
+        ):
+            value = query_number(request.query_params, name, high=high)
             if value is not None:
-                if not value.isdigit():
-                    raise serializers.ValidationError({name: _("A whole number, please.")})
-                finishes = finishes.filter(**{lookup: int(value)})
+                finishes = finishes.filter(**{lookup: value})
         finishes = finishes.order_by("team__table", "puzzle__position")
         return Response(FinishOutSerializer(finishes, many=True).data)
 

@@ -20,14 +20,14 @@ urlpatterns = [
     ),
     path("competitions/<slug:slug>/finishes/", api.FinishListView.as_view(), name="finishes"),
     path(
-        "competitions/<slug:slug>/finishes/<int:pk>/",
+        "competitions/<slug:slug>/finishes/<id:pk>/",
         api.FinishDetailView.as_view(),
         name="finish",
     ),
     path("competitions/<slug:slug>/counts/", api.CountCreateView.as_view(), name="counts"),
-    path("competitions/<slug:slug>/counts/<int:pk>/", api.CountDetailView.as_view(), name="count"),
+    path("competitions/<slug:slug>/counts/<id:pk>/", api.CountDetailView.as_view(), name="count"),
     path(
-        "competitions/<slug:slug>/teams/<int:pk>/warnings/",
+        "competitions/<slug:slug>/teams/<id:pk>/warnings/",
         api.WarningCreateView.as_view(),
         name="warnings",
     ),
@@ -37,12 +37,12 @@ urlpatterns = [
         name="request-cancel",
     ),
     path(
-        "competitions/<slug:slug>/teams/<int:pk>/disqualify",
+        "competitions/<slug:slug>/teams/<id:pk>/disqualify",
         api.DisqualifyView.as_view(),
         name="disqualify",
     ),
     path(
-        "competitions/<slug:slug>/teams/<int:pk>/reinstate",
+        "competitions/<slug:slug>/teams/<id:pk>/reinstate",
         api.ReinstateView.as_view(),
         name="reinstate",
     ),

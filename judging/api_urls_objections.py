@@ -12,7 +12,7 @@ urlpatterns = [
         name="list",
     ),
     path(
-        "competitions/<slug:slug>/objections/<int:pk>/resolve",
+        "competitions/<slug:slug>/objections/<id:pk>/resolve",
         api_objections.ObjectionResolve.as_view(),
         name="resolve",
     ),

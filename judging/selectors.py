@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count as CountOf
 
+from competition.inputs import INT_MAX, whole_number
 from competition.models import Competition, Puzzle, Team
 from judging.models import Finish
 
@@ -36,9 +37,9 @@ def parse_tables(values) -> list[int]:
     for value in values:
         for part in str(value).replace(" ", "").split(","):
             low, _, high = part.partition("-")
-            if not low.isdigit() or (high and not high.isdigit()):
+            start, stop = whole_number(low, high=INT_MAX), whole_number(high or low, high=INT_MAX)
+            if start is None or stop is None:
                 continue
-            start, stop = int(low), int(high or low)
             if start > stop or stop - start > 500:
                 continue
             tables.update(range(start, stop + 1))

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 
 from competition import services as competition_services
 from competition.errors import Refusal
+from competition.inputs import whole_number
 from competition.models import Competition, Status, Team
 from competition.roles import ADMIN, role_required
 from judging import audit_text, views_control_clock
@@ -38,7 +39,7 @@ def hms(seconds: int | None) -> str:
 def parse_hms(text: str) -> int:
     """'1:23:45' (h:mm:ss), '23:45' (m:ss) or '95' (seconds) -> whole seconds."""
     text = (text or "").strip()
-    if not re.fullmatch(r"\d+(:\d{1,2}){0,2}", text):
+    if not re.fullmatch(r"[0-9]{1,7}(:[0-9]{1,2}){0,2}", text):
         raise forms.ValidationError(_("Write the time as h:mm:ss, for example 1:23:45."))
     parts = [int(p) for p in text.split(":")]
     if any(p >= 60 for p in parts[1:]):
@@ -55,7 +56,7 @@ def parse_spots(text: str) -> list[int]:
     if not text:
         return []
     parts = [p for p in re.split(r"[,;\s]+", text) if p]
-    if not all(p.isdigit() and int(p) > 0 for p in parts):
+    if not all(whole_number(p, low=1) for p in parts):
         raise forms.ValidationError(
             _("Write one positive number per spot with missing pieces, e.g. “1, 2”.")
         )
@@ -429,7 +430,11 @@ def finish_delete(request, slug, pk, finish_id):
     team = _team(competition, pk)
     finish = get_object_or_404(Finish, pk=finish_id, team=team)
     form = ReasonForm(request.POST, prefix=f"d{finish.pk}")
-    reason = form.data.get(f"d{finish.pk}-reason", "")
+    form.fields["reason"].required = False
+    if not form.is_valid():  # e.g. a NUL character, which PostgreSQL's text cannot hold
+        _refused(request, ValidationError(sum(form.errors.values(), [])))
+        return redirect("control:team", slug=slug, pk=pk)
+    reason = form.cleaned_data["reason"]
     return _team_write(
         request,
         competition,
@@ -485,13 +490,13 @@ def audit(request, slug):
     team_id = request.GET.get("team", "")
     user_id = request.GET.get("user", "")
     action = request.GET.get("action", "")
-    if team_id.isdigit():
+    if whole_number(team_id) is not None:
         entries = entries.filter(team_id=int(team_id))
-    if user_id.isdigit():
+    if whole_number(user_id) is not None:
         entries = entries.filter(user_id=int(user_id))
-    if action:
-        entries = entries.filter(action=action)
     all_entries = AuditEntry.objects.filter(competition=competition)
+    if action and "\x00" not in action:  # PostgreSQL's text holds no NUL
+        entries = entries.filter(action=action)
     users = (
         get_user_model()
         .objects.filter(pk__in=all_entries.exclude(user=None).values("user"))

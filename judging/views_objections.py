@@ -1,7 +1,6 @@
 """Pages for objections (R20): the desk files, an admin resolves and finalises; the official
 results for print; the audit log as CSV. Every write goes through judging.services."""
 
-import csv
 import re
 
 from django import forms
@@ -9,12 +8,14 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
+from competition.cells import csv_writer
 from competition.errors import Refusal
+from competition.inputs import redirect_next, whole_number
 from competition.models import Competition, Team
 from competition.roles import ADMIN, DESK, role_required
 from judging import audit_text
@@ -90,9 +91,9 @@ def about_choices(competition, team_id=None) -> list:
 def parse_missing(value: str) -> list[int]:
     """ "1, 1, 3" -> [1, 1, 3]; "0" -> [] (no missing pieces)."""
     parts = [p for p in re.split(r"[,;\s]+", value.strip()) if p]
-    if not all(p.isdigit() for p in parts):
+    sizes = [whole_number(p) for p in parts]
+    if None in sizes:
         raise ValidationError(_("Write the size of each missing spot as a number: 1, 1, 3."))
-    sizes = [int(p) for p in parts]
     if sizes == [0]:
         return []
     if any(size < 1 for size in sizes):
@@ -179,12 +180,7 @@ def _add_service_errors(form, exc: ValidationError) -> None:
 
 def _back(request, slug):
     """Where to go after an action: a safe `next`, else the control room."""
-    target = request.POST.get("next") or request.GET.get("next")
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return redirect(target)
-    return redirect("control:room", slug=slug)
+    return redirect_next(request, reverse("control:room", args=[slug]))
 
 
 # --- pages ----------------------------------------------------------------------------------
@@ -195,7 +191,7 @@ def objection_new(request, slug):
     """The desk takes an objection (R20): team, optionally the finish or count, the text."""
     competition = get_object_or_404(Competition, slug=slug)
     team_id = request.POST.get("team") or request.GET.get("team")
-    team_id = int(team_id) if team_id and str(team_id).isdigit() else None
+    team_id = whole_number(team_id)
     if request.method == "POST":
         form = ObjectionForm(request.POST, competition=competition, team_id=team_id)
         if form.is_valid():
@@ -386,7 +382,7 @@ def audit_csv(request, slug):
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{competition.slug}-audit.csv"'
     response.write("\ufeff")
-    writer = csv.writer(response, delimiter=";")
+    writer = csv_writer(response, delimiter=";")
     writer.writerow(
         [
             _("Time"),

@@ -5,7 +5,6 @@ The live parts are rendered once per (competition, standings version, clock stat
 language) and kept in Django's cache; a poll with the fragment's ETag is answered 304.
 """
 
-import csv
 import io
 from datetime import date
 
@@ -20,6 +19,7 @@ from django.utils.http import content_disposition_header
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from competition.cells import csv_writer
 from competition.models import Competition, Status
 from scoring.api import cached_response, if_none_match, is_staff
 from scoring.charts import race_chart
@@ -227,7 +227,7 @@ def results_csv(request, slug):
     body = standings_for(state, staff=staff, status=status)
     final = body["final"]
     out = io.StringIO()
-    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
+    writer = csv_writer(out, delimiter=";", lineterminator="\r\n")
     header = [_("No."), _("Team"), _("Table"), _("Pieces"), _("Puzzles finished")]
     header.append(_("Last finish"))
     for p in body["puzzles"]:

@@ -4,7 +4,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from competition.errors import Refusal
-from competition.models import Competition, Member, Team
+from competition.models import Competition, ImportPreview, Member, Team
 from judging.audit import audit_record
 from judging.models import AuditEntry
 
@@ -35,7 +35,8 @@ def _scrub(value):
 
 @transaction.atomic
 def competition_erase_personal_data(*, competition: Competition, by) -> dict:
-    """Members, accompanying adults and contacts are deleted; teams, finishes and counts stay.
+    """Members, accompanying adults, contacts and uploaded sign-up files waiting for their
+    confirm are deleted; teams, finishes and counts stay.
 
     Only for a past competition: its results must be final (R20), so nothing is lost that
     an objection could still need.
@@ -50,6 +51,7 @@ def competition_erase_personal_data(*, competition: Competition, by) -> dict:
     members = Member.objects.filter(team__competition=competition)
     erased = {"members": members.count(), "teams": teams.count()}
     members.delete()
+    ImportPreview.objects.filter(competition=competition).delete()  # uploads never confirmed
     teams.update(contact_name="", contact_email="", contact_phone="", notes="")
     scrubbed = 0
     for entry in AuditEntry.objects.filter(competition=competition).only("before", "after"):

@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from competition.errors import Refusal, ensure_not_final
+from competition.inputs import SMALLINT_MAX
 from competition.locking import lock_competition, lock_team
 from competition.models import Competition, Member, Puzzle, Team
 from competition.roles import ADMIN, has_role
@@ -266,9 +267,13 @@ def puzzle_sequence_set(*, competition: Competition, by, puzzles: Sequence[dict]
     if keep - set(existing):
         raise ValidationError(_("A puzzle in the list is not of this competition."))
     Puzzle.objects.filter(competition=competition).exclude(pk__in=keep).delete()
-    # Move the kept rows out of the way first: positions are unique per competition.
-    for pk in keep:
-        Puzzle.objects.filter(pk=pk).update(position=10000 + pk)
+    # Move the kept rows out of the way first: positions are unique per competition. They
+    # park on free positions after the new sequence's (a smallint on PostgreSQL, so nothing
+    # derived from the id: `10000 + pk` overflowed once ids passed 22,767).
+    taken = {existing[pk].position for pk in keep}
+    parking = (p for p in range(len(puzzles) + 1, SMALLINT_MAX + 1) if p not in taken)
+    for pk, parked in zip(sorted(keep), parking, strict=False):
+        Puzzle.objects.filter(pk=pk).update(position=parked)
     result = []
     for position, data in enumerate(puzzles, start=1):
         puzzle = existing.get(int(data["id"])) if data.get("id") else None

@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from competition.inputs import whole_number
 from scoring.rules import deducted
 
 MAX_SPOTS = 50
@@ -71,7 +72,8 @@ class MissingSpotsMixin(forms.Form):
             raw = raw.strip()
             if not raw:
                 continue
-            if not raw.isdigit() or int(raw) < 2:
+            size = whole_number(raw, low=2, high=10000)
+            if size is None:
                 self.add_error(
                     None,
                     _(
@@ -80,7 +82,7 @@ class MissingSpotsMixin(forms.Form):
                     ),
                 )
                 return data
-            sizes.append(int(raw))
+            sizes.append(size)
         data["missing"] = [1] * (data.get("lone") or 0) + sizes
         return data
 

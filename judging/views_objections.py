@@ -21,7 +21,7 @@ from competition.roles import ADMIN, DESK, role_required
 from judging import audit_text
 from judging.models import AuditEntry, Count, Finish, Objection
 from judging.services import competition_finalise, objection_file, objection_resolve
-from judging.views_control import parse_hms
+from judging.views_control import _audit_rows, parse_hms
 from scoring.rules import format_hms
 from scoring.selectors import competition_standings
 
@@ -284,9 +284,9 @@ def objection_resolve_page(request, slug, pk):
     team = objection.team
     finishes = team.finishes.select_related("puzzle").order_by("puzzle__position")
     count = Count.objects.filter(team=team).select_related("puzzle").first()
-    audit = (
+    audit = _audit_rows(  # in sentences, as the change log (issue 15)
         AuditEntry.objects.filter(team=team)
-        .select_related("user", "objection")
+        .select_related("user", "team", "objection")
         .order_by("-at", "-id")[:20]
     )
     return render(

@@ -221,3 +221,15 @@ def test_the_log_page_reads_in_sentences(client, admin_user, running, teams, jud
     assert '<option value="finish_register">Registrering</option>' in page
     page = client.get(reverse("control:audit", args=[SLUG]), {"action": "team_fee_paid"})
     assert "registrerede puslespil 1" not in page.content.decode()
+
+
+def test_the_objection_page_lists_the_team_changes_in_sentences(
+    client, admin_user, running, teams, judge, desk
+):
+    finish = js.finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=108)
+    objection = js.objection_file(team=teams[0], by=desk, text="For sent", finish=finish)
+    client.force_login(admin_user)
+    url = reverse("objections:resolve", args=[SLUG, objection.pk])
+    page = client.get(url).content.decode()
+    assert "Dommer mette registrerede puslespil 1 færdigt efter 0:01:48" in page
+    assert "finish_register" not in page and "objection_file" not in page

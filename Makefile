@@ -7,7 +7,7 @@ ARGS ?=
 # Two cores here: the suite runs in two processes (pytest-xdist); WORKERS=0 runs it in one.
 WORKERS ?= auto
 
-.PHONY: venv run test lint fmt migrations-check messages bench ci
+.PHONY: venv run hall backup restore test lint fmt migrations-check messages bench ci
 
 # DEBUG is off unless set (config/settings.py); the demo and the developer's commands set it.
 run migrations-check messages: export DEBUG = 1
@@ -19,11 +19,32 @@ $(BIN)/.installed: pyproject.toml
 
 venv: $(BIN)/.installed
 
+# `make hall` needs only what the app runs on (no test tools): a quicker first start.
+$(BIN)/.installed-app: pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	if [ $(BIN)/.installed -nt pyproject.toml ]; then :; else \
+		$(BIN)/pip install --quiet --disable-pip-version-check -e .; fi
+	touch $@
+
 run: venv
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py demo
 	@echo "Serving http://127.0.0.1:$(PORT)/"
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+
+# The day on one laptop, as in production, for the hall's network (config/hall.py):
+# gunicorn on 0.0.0.0:$(PORT), DEBUG off, SQLite in var/ (or DATABASE_URL), a backup every
+# 5 minutes into var/backups/; prints the addresses and QR codes for tablets and phones.
+hall: $(BIN)/.installed-app
+	$(BIN)/python -m config.hall
+
+# A snapshot now; `make restore FILE=var/backups/<file>` brings one back (stop `make hall` first).
+backup: $(BIN)/.installed-app
+	$(BIN)/python -m config.hall manage backup
+
+restore: $(BIN)/.installed-app
+	@test -n "$(FILE)" || (echo "usage: make restore FILE=var/backups/<snapshot>"; exit 2)
+	$(BIN)/python -m config.hall manage restore "$(FILE)"
 
 # SQLite by default; PostgreSQL when DATABASE_URL points at one.
 test: venv

@@ -38,8 +38,20 @@ class MemberForm(forms.Form):
         return data
 
 
+# A posted TOTAL_FORMS of any size builds (and shows again) at most this many forms, not
+# Django's 1,000: no table seats 50 puzzlers, no championship has 100 puzzles.
+MAX_MEMBER_FORMS = 50
+MAX_PUZZLE_FORMS = 100
+
+
 def member_formset(extra: int):
-    return forms.formset_factory(MemberForm, extra=extra, can_delete=True)
+    return forms.formset_factory(
+        MemberForm,
+        extra=extra,
+        can_delete=True,
+        max_num=MAX_MEMBER_FORMS,
+        absolute_max=MAX_MEMBER_FORMS,
+    )
 
 
 def members_from(formset) -> list[dict]:
@@ -119,7 +131,14 @@ class PuzzleForm(forms.Form):
         return data
 
 
-PuzzleFormSet = forms.formset_factory(PuzzleForm, extra=0, can_delete=True, can_order=True)
+PuzzleFormSet = forms.formset_factory(
+    PuzzleForm,
+    extra=0,
+    can_delete=True,
+    can_order=True,
+    max_num=MAX_PUZZLE_FORMS,
+    absolute_max=MAX_PUZZLE_FORMS,
+)
 
 
 def puzzles_from(formset) -> list[dict]:

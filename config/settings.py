@@ -221,6 +221,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # `<id:...>` (competition.inputs.IdConverter): a positive id that fits a bigint.
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "minimum": 1, "maximum": 9_223_372_036_854_775_807}
+    },
 }
 
 # Behind a TLS-terminating proxy set SECURE_PROXY=1 (production default): secure cookies,
@@ -271,3 +275,29 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# --- The hall: one laptop runs the day (issue 13; `make hall`, config/hall.py) -----------
+# `make hall` sets DEBUG=0, SECURE_PROXY=0, SECRET_KEY (kept in var/secret_key),
+# ALLOWED_HOSTS (the laptop's own addresses) and PUBLIC_URL before gunicorn starts.
+# PUBLIC_URL: the address phones and tablets open (QR codes, the big screen's footer);
+# empty = the address the request came to.
+PUBLIC_URL = os.environ.get("PUBLIC_URL", "").rstrip("/")
+HALL_WIFI = os.environ.get("HALL_WIFI", "")  # the Wi-Fi's name, for the judges' join sheet
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # WAL: readers never wait for the writer, and a write waits (timeout above) instead of
+    # failing with "database is locked". synchronous stays FULL: an answered tap survives a
+    # power cut.
+    DATABASES["default"]["OPTIONS"].setdefault("init_command", "PRAGMA journal_mode=WAL;")
+# Snapshots while a competition is on (judging/backups.py): every BACKUP_MINUTES (0 = off;
+# `make hall` uses 5), after each clock stop and finalise; the newest BACKUP_KEEP periodic
+# ones are kept.
+BACKUP_MINUTES = float(os.environ.get("BACKUP_MINUTES", "0") or 0)
+BACKUP_KEEP = int(os.environ.get("BACKUP_KEEP", "48"))
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR") or BASE_DIR / "var" / "backups")
+BACKUP_CHECK_SECONDS = float(os.environ.get("BACKUP_CHECK_SECONDS", "30"))
+try:  # the app's version, which each tablet reports with its heartbeat
+    from importlib.metadata import version as _package_version
+
+    APP_VERSION = _package_version("puslespil")
+except Exception:  # not installed as a package (a bare checkout)
+    APP_VERSION = "0"

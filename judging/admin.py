@@ -3,7 +3,7 @@
 from django.contrib import admin
 
 from config.admin import ReadOnlyAdmin
-from judging.models import AuditEntry, Count, Finish, Objection, Warning
+from judging.models import AuditEntry, Backup, Count, Finish, Objection, RequestId, Tablet, Warning
 
 
 @admin.register(Finish)
@@ -51,3 +51,22 @@ class AuditEntryAdmin(ReadOnlyAdmin):
     list_filter = ("competition", "action", "user")
     search_fields = ("team__name", "reason", "action")
     list_select_related = ("team", "user")
+
+
+@admin.register(RequestId)
+class RequestIdAdmin(ReadOnlyAdmin):
+    list_display = ("request_id", "kind", "outcome", "team", "user", "created_at")
+    list_filter = ("competition", "kind", "outcome")
+    search_fields = ("request_id", "team__name")
+    list_select_related = ("team", "user")
+
+
+@admin.register(Tablet)
+class TabletAdmin(ReadOnlyAdmin):
+    list_display = ("device_id", "competition", "user", "waiting", "last_seen_at")
+    list_filter = ("competition",)
+
+
+@admin.register(Backup)
+class BackupAdmin(ReadOnlyAdmin):
+    list_display = ("at", "reason", "file")

@@ -38,8 +38,39 @@ _FINALISE_REFUSAL = inline_serializer(
         "detail": serializers.CharField(),
         "code": serializers.CharField(),
         "teams": serializers.ListField(child=TeamRefSerializer(), required=False),
+        "tablets": serializers.ListField(
+            child=inline_serializer(
+                "WaitingTablet",
+                {
+                    "device_id": serializers.CharField(),
+                    "user": serializers.CharField(allow_null=True),
+                    "tables": serializers.ListField(child=serializers.IntegerField()),
+                    "waiting": serializers.IntegerField(),
+                    "oldest_waiting_seconds": serializers.IntegerField(allow_null=True),
+                    "last_seen_at": serializers.DateTimeField(),
+                },
+            ),
+            required=False,
+            help_text="taps_waiting: the tablets that still hold unsent taps.",
+        ),
     },
 )
+
+
+class FinaliseInSerializer(serializers.Serializer):
+    override = serializers.BooleanField(
+        default=False, help_text="Finalise although a tablet reported taps waiting."
+    )
+    reason = serializers.CharField(
+        max_length=2000, required=False, allow_blank=True, default="", help_text="Why (audited)."
+    )
+
+    def validate(self, data):
+        if data["override"] and not data["reason"].strip():
+            raise serializers.ValidationError(
+                {"reason": _("Give the reason for finalising while taps are waiting.")}
+            )
+        return data
 
 
 class ObjectionOutSerializer(serializers.ModelSerializer):
@@ -189,19 +220,27 @@ class Finalise(APIView):
 
     @extend_schema(
         summary="Make the results final at the prize-giving (admin, R20)",
-        request=None,
+        request=FinaliseInSerializer,
         responses={
             200: FinalisedCompetitionSerializer,
+            400: OpenApiResponse(description="override without a reason"),
             409: OpenApiResponse(
                 _FINALISE_REFUSAL,
                 description=(
-                    "final, clock_not_started, clock_running, objections_open, or "
-                    "counts_missing with the teams"
+                    "final, clock_not_started, clock_running, taps_waiting with the "
+                    "tablets, objections_open, or counts_missing with the teams"
                 ),
             ),
         },
     )
     def post(self, request, slug):
         competition = get_object_or_404(Competition, slug=slug)
-        competition = competition_finalise(competition=competition, by=request.user)
+        data = FinaliseInSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        competition = competition_finalise(
+            competition=competition,
+            by=request.user,
+            override_taps_waiting=data.validated_data["override"],
+            reason=data.validated_data["reason"],
+        )
         return Response(FinalisedCompetitionSerializer(competition).data)

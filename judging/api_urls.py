@@ -27,6 +27,11 @@ urlpatterns = [
     path("competitions/<slug:slug>/counts/", api.CountCreateView.as_view(), name="counts"),
     path("competitions/<slug:slug>/counts/<id:pk>/", api.CountDetailView.as_view(), name="count"),
     path(
+        "competitions/<slug:slug>/tablets/heartbeat",
+        api.HeartbeatView.as_view(),
+        name="tablet-heartbeat",
+    ),
+    path(
         "competitions/<slug:slug>/teams/<id:pk>/warnings/",
         api.WarningCreateView.as_view(),
         name="warnings",

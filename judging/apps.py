@@ -5,3 +5,15 @@ from django.utils.translation import gettext_lazy as _
 class JudgingConfig(AppConfig):
     name = "judging"
     verbose_name = _("Judging")
+
+    def ready(self):
+        from django.core.signals import request_finished
+        from django.db.models.signals import post_save
+
+        from judging import backups
+        from judging.models import AuditEntry
+
+        # Backups while the day runs (judging/backups.py): periodic after a response has
+        # been sent, and after a clock stop or finalise has been committed.
+        request_finished.connect(backups.after_request, dispatch_uid="backups.after_request")
+        post_save.connect(backups.after_audit, sender=AuditEntry, dispatch_uid="backups.audit")

@@ -215,3 +215,63 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%H:%M:%S} {self.action}"
+
+
+class Tablet(models.Model):
+    """A judge's tablet as it last reported (DESIGN.md `tablets/heartbeat`; OFFLINE.md).
+
+    Only the latest report per device is kept, and no audit entry: it is the tablet's
+    health, not competition data. `waiting` > 0 makes finalise answer `taps_waiting` until
+    the same device reports 0.
+    """
+
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="tablets")
+    device_id = models.CharField(_("device"), max_length=64)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    tables = models.JSONField(_("tables"), default=list, blank=True)  # [] = all tables
+    waiting = models.PositiveIntegerField(_("taps waiting"), default=0)
+    oldest_waiting_seconds = models.PositiveIntegerField(null=True, blank=True)
+    clock_offset_ms = models.BigIntegerField(null=True, blank=True)
+    clock_rtt_ms = models.PositiveIntegerField(null=True, blank=True)
+    version = models.CharField(_("app version"), max_length=40, blank=True)
+    first_seen_at = models.DateTimeField(auto_now_add=True)
+    last_seen_at = models.DateTimeField(_("last contact"))
+    # When it first reported waiting taps without reporting an empty outbox since.
+    waiting_since = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["competition", "device_id"]
+        verbose_name = _("tablet")
+        verbose_name_plural = _("tablets")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition", "device_id"], name="tablet_once_per_competition"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.device_id
+
+
+class Backup(models.Model):
+    """One snapshot of the database into BACKUP_DIR, or a failed attempt (`error`)."""
+
+    at = models.DateTimeField(db_index=True)
+    reason = models.CharField(max_length=20)  # auto, clock_stop, final, manual, pre_restore
+    file = models.CharField(max_length=200, blank=True)
+    size = models.PositiveBigIntegerField(null=True, blank=True)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("backup")
+        verbose_name_plural = _("backups")
+
+    def __str__(self) -> str:
+        return f"{self.at:%H:%M:%S} {self.reason}"
+
+    @property
+    def ok(self) -> bool:
+        return not self.error

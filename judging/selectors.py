@@ -6,7 +6,7 @@ from django.db.models import Count as CountOf
 
 from competition.inputs import INT_MAX, whole_number
 from competition.models import Competition, Puzzle, Team
-from judging.models import Finish
+from judging.models import Finish, Tablet
 
 
 @dataclass(frozen=True)
@@ -90,3 +90,38 @@ def judge_board(competition: Competition, *, tables: list[int] | None = None) ->
             )
         )
     return cards
+
+
+# --- the judges' tablets (issue 13) ------------------------------------------------------
+TABLET_QUIET_SECONDS = 60  # not heard from for a minute: amber
+TABLET_LOST_SECONDS = 300  # not heard from for five minutes with taps waiting: red
+
+
+def tablet_light(*, waiting: int, silent_seconds: float) -> str:
+    """green: in touch, nothing waiting; amber: taps waiting or not heard from for a
+    minute; red: not heard from for five minutes with taps waiting."""
+    if waiting and silent_seconds >= TABLET_LOST_SECONDS:
+        return "red"
+    if waiting or silent_seconds >= TABLET_QUIET_SECONDS:
+        return "amber"
+    return "green"
+
+
+@dataclass(frozen=True)
+class TabletRow:
+    tablet: Tablet
+    light: str
+    silent_seconds: int
+
+
+def tablets_health(competition: Competition, now) -> list[TabletRow]:
+    """The competition's tablets, red first, then amber, then green; one query."""
+    rows = []
+    for tablet in Tablet.objects.filter(competition=competition).select_related("user"):
+        silent = max(0, int((now - tablet.last_seen_at).total_seconds()))
+        rows.append(
+            TabletRow(tablet, tablet_light(waiting=tablet.waiting, silent_seconds=silent), silent)
+        )
+    order = {"red": 0, "amber": 1, "green": 2}
+    rows.sort(key=lambda r: (order[r.light], r.tablet.user_id or 0, r.tablet.device_id))
+    return rows

@@ -4,6 +4,7 @@ from django.urls import path
 
 from judging import views_control as v
 from judging import views_control_clock as vc
+from judging import views_hall as hall
 
 app_name = "control"
 urlpatterns = [
@@ -16,6 +17,10 @@ urlpatterns = [
     path("<slug:slug>/audit/", v.audit, name="audit"),
     path("<slug:slug>/logins/", v.logins, name="logins"),
     path("<slug:slug>/logins/unlock", v.unlock, name="unlock"),
+    path("<slug:slug>/hall/", hall.hall_fragment, name="hall"),
+    path("<slug:slug>/join/", hall.join_sheet, name="join"),
+    path("<slug:slug>/teams/<id:pk>/paper/finish", hall.paper_finish, name="paper_finish"),
+    path("<slug:slug>/teams/<id:pk>/paper/count", hall.paper_count, name="paper_count"),
     path("<slug:slug>/teams/<id:pk>/", v.team, name="team"),
     path("<slug:slug>/teams/<id:pk>/warning", v.warning, name="warning"),
     path("<slug:slug>/teams/<id:pk>/disqualify", v.disqualify, name="disqualify"),

@@ -39,6 +39,7 @@ def hms(seconds: int | None) -> str:
 def parse_hms(text: str) -> int:
     """'1:23:45' (h:mm:ss), '23:45' (m:ss) or '95' (seconds) -> whole seconds."""
     text = (text or "").strip()
+    # ASCII digits (`\d` is any script's), not too many of them (int() refuses 4,300).
     if not re.fullmatch(r"[0-9]{1,7}(:[0-9]{1,2}){0,2}", text):
         raise forms.ValidationError(_("Write the time as h:mm:ss, for example 1:23:45."))
     parts = [int(p) for p in text.split(":")]
@@ -490,13 +491,13 @@ def audit(request, slug):
     team_id = request.GET.get("team", "")
     user_id = request.GET.get("user", "")
     action = request.GET.get("action", "")
-    if whole_number(team_id) is not None:
-        entries = entries.filter(team_id=int(team_id))
-    if whole_number(user_id) is not None:
-        entries = entries.filter(user_id=int(user_id))
-    all_entries = AuditEntry.objects.filter(competition=competition)
+    if (team_pk := whole_number(team_id)) is not None:
+        entries = entries.filter(team_id=team_pk)
+    if (user_pk := whole_number(user_id)) is not None:
+        entries = entries.filter(user_id=user_pk)
     if action and "\x00" not in action:  # PostgreSQL's text holds no NUL
         entries = entries.filter(action=action)
+    all_entries = AuditEntry.objects.filter(competition=competition)
     users = (
         get_user_model()
         .objects.filter(pk__in=all_entries.exclude(user=None).values("user"))

@@ -178,7 +178,9 @@ def board(request, slug):
                 "login": reverse("login"),
                 "logout": reverse("logout"),
                 "worker": reverse("judge:worker"),
+                "heartbeat": api + "tablets/heartbeat",
             },
+            "version": settings.APP_VERSION,
             "texts": _texts(),
         },
     )

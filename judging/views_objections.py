@@ -315,10 +315,19 @@ def finalise(request, slug):
             request, _("Tick the box to confirm that the results become final and unchangeable.")
         )
         return _back(request, slug)
+    override = request.POST.get("override") == "yes"
     try:
-        competition = competition_finalise(competition=competition, by=request.user)
+        competition = competition_finalise(
+            competition=competition,
+            by=request.user,
+            override_taps_waiting=override,
+            reason=request.POST.get("reason", "")[:2000],
+        )
     except Refusal as refusal:
         messages.error(request, refusal.message)
+    except ValidationError as exc:
+        for error in exc.messages:
+            messages.error(request, error)
     else:
         messages.success(
             request,

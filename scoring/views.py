@@ -8,6 +8,8 @@ language) and kept in Django's cache; a poll with the fragment's ETag is answere
 import io
 from datetime import date
 
+import segno
+from django.conf import settings
 from django.core.cache import cache
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
@@ -21,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from competition.cells import csv_writer
 from competition.models import Competition, Status
+from competition.qr import absolute_url
 from scoring.api import cached_response, if_none_match, is_staff
 from scoring.charts import race_chart
 from scoring.rules import format_hms
@@ -108,6 +111,9 @@ def _render_live(state, status, staff, kind) -> str:
     context = _live_context(state, status, staff, body)
     context["url"] = reverse(f"public:{kind}", args=[state.slug])
     context["leaderboard_url"] = reverse("public:leaderboard", args=[state.slug])
+    context["qr_url"] = reverse("public:qr", args=[state.slug])
+    # The hall's address when `make hall` knows it; else the page fills in its own.
+    context["public_host"] = settings.PUBLIC_URL.split("://", 1)[-1]
     if kind == "leaderboard":
         context["chart"] = race_chart(body)
     return render_to_string(LIVE[kind][1], context)
@@ -187,6 +193,19 @@ def leaderboard(request, slug):
 def screen(request, slug):
     """The big screen for the café TV or a projector (1920x1080)."""
     return _live_page(request, slug, "screen")
+
+
+def qr(request, slug):
+    """The big screen's QR code: the leaderboard's address on the hall's network (SVG)."""
+    if competition_state(slug) is None:
+        raise Http404("No such competition.")
+    url = absolute_url(request, reverse("public:leaderboard", args=[slug]))
+    buffer = io.BytesIO()
+    segno.make(url, error="m").save(buffer, kind="svg", scale=10, border=2, light="#fff")
+    response = HttpResponse(buffer.getvalue(), content_type="image/svg+xml")
+    response["Cache-Control"] = "max-age=300"
+    patch_vary_headers(response, ("Host",))
+    return response
 
 
 def team(request, slug, team_id):

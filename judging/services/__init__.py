@@ -6,3 +6,4 @@ Import from here: `from judging.services import finish_register, objection_resol
 from judging.services.finishes import *  # noqa: F403
 from judging.services.objections import *  # noqa: F403
 from judging.services.requests import *  # noqa: F403
+from judging.services.tablets import *  # noqa: F403

@@ -21,14 +21,16 @@ from competition.errors import Refusal, ensure_not_final
 from competition.locking import lock_competition, lock_team
 from competition.models import Competition, Team
 from judging.audit import audit_record
-from judging.models import Count, Finish, Objection
+from judging.models import Count, Finish, Objection, Tablet
 from judging.services import finishes as finish_services
+from judging.services.tablets import tablets_waiting
 
 __all__ = [
     "competition_finalise",
     "finalise_blockers",
     "objection_file",
     "objection_resolve",
+    "tablet_dict",
 ]
 
 
@@ -177,8 +179,9 @@ def _team_dict(team: Team) -> dict:
 def finalise_blockers(competition: Competition) -> dict:
     """What stands between the competition and its final results, for pages and the service.
 
-    {"open_objections": [Objection], "counts_missing": [Team]}: three queries. A team
-    competes unless withdrawn or disqualified; check-in never matters here (DESIGN.md).
+    {"open_objections": [Objection], "counts_missing": [Team], "taps_waiting": [Tablet]}:
+    four queries. A team competes unless withdrawn or disqualified; check-in never matters
+    here (DESIGN.md).
     """
     open_objections = list(
         Objection.objects.filter(team__competition=competition, decision=Objection.Decision.OPEN)
@@ -195,16 +198,46 @@ def finalise_blockers(competition: Competition) -> dict:
         .order_by("table")
         .only("id", "name", "table")
     )
-    return {"open_objections": open_objections, "counts_missing": counts_missing}
+    return {
+        "open_objections": open_objections,
+        "counts_missing": counts_missing,
+        "taps_waiting": tablets_waiting(competition),
+    }
+
+
+def tablet_dict(tablet: Tablet) -> dict:
+    """A tablet as `taps_waiting` names it: who, which tables, how many taps, since when."""
+    return {
+        "device_id": tablet.device_id,
+        "user": tablet.user.get_username() if tablet.user else None,
+        "tables": tablet.tables,
+        "waiting": tablet.waiting,
+        "oldest_waiting_seconds": tablet.oldest_waiting_seconds,
+        "last_seen_at": tablet.last_seen_at,
+    }
+
+
+def _tablet_label(tablet: Tablet) -> str:
+    tables = ", ".join(map(str, tablet.tables)) or _("all")
+    return _("%(user)s's tablet (tables %(tables)s): %(n)d waiting, last heard from %(time)s") % {
+        "user": tablet.user.get_username() if tablet.user else "?",
+        "tables": tables,
+        "n": tablet.waiting,
+        "time": timezone.localtime(tablet.last_seen_at).strftime("%H:%M:%S"),
+    }
 
 
 @transaction.atomic
-def competition_finalise(*, competition: Competition, by) -> Competition:
+def competition_finalise(
+    *, competition: Competition, by, override_taps_waiting: bool = False, reason: str = ""
+) -> Competition:
     """R20: the results are final at the prize-giving; after this nothing changes.
 
     Refused while the clock has not started (`clock_not_started`) or runs (`clock_running`),
-    while an objection is open (`objections_open`), or while a competing team with an
-    unfinished puzzle has no count (`counts_missing`, naming the teams).
+    while a judge's tablet reported taps it has not sent (`taps_waiting`, naming the
+    tablets; `override_taps_waiting` with a `reason` finalises anyway, audited), while an
+    objection is open (`objections_open`), or while a competing team with an unfinished
+    puzzle has no count (`counts_missing`, naming the teams).
     """
     competition = lock_competition(competition.pk)
     ensure_not_final(competition)
@@ -220,6 +253,22 @@ def competition_finalise(*, competition: Competition, by) -> Competition:
             _("The clock is still running: the results can be made final when time is up."),
         )
     blockers = finalise_blockers(competition)
+    waiting = blockers["taps_waiting"]
+    reason = (reason or "").strip()
+    if waiting and not override_taps_waiting:
+        raise Refusal(
+            "taps_waiting",
+            _(
+                "A judge's tablet has taps it has not sent yet: %(tablets)s. Bring it "
+                "onto the Wi-Fi, or finalise anyway with a reason."
+            )
+            % {"tablets": "; ".join(_tablet_label(t) for t in waiting)},
+            tablets=[tablet_dict(t) for t in waiting],
+        )
+    if waiting and not reason:
+        raise ValidationError(
+            {"reason": _("Give the reason for finalising while taps are waiting on a tablet.")}
+        )
     if blockers["open_objections"]:
         objections = blockers["open_objections"]
         tables = ", ".join(str(o.team.table) for o in objections)
@@ -243,12 +292,16 @@ def competition_finalise(*, competition: Competition, by) -> Competition:
     competition.finalised_at = now
     competition.finalised_by = by if getattr(by, "is_authenticated", False) else None
     competition.save(update_fields=["finalised_at", "finalised_by"])
+    after = {"finalised_at": competition.finalised_at}
+    if waiting:
+        after["taps_waiting_overridden"] = [tablet_dict(t) for t in waiting]
     audit_record(
         competition=competition,
         user=by,
         action="competition_finalise",
         before=before,
-        after={"finalised_at": competition.finalised_at},
+        after=after,
+        reason=reason if waiting else "",
     )
     competition.bump_standings()
     competition.refresh_from_db()

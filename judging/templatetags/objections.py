@@ -28,11 +28,15 @@ def objections_panel(competition) -> dict:
     )
     now = timezone.now()
     blockers = [] if competition.is_final else _blockers(competition, now)
+    # Taps waiting on a tablet block finalise unless the head judge overrides with a reason.
+    taps_waiting = next((b["tablets"] for b in blockers if b["code"] == "taps_waiting"), [])
     return {
         "open": [o for o in objections if o.is_open],
         "resolved": [o for o in objections if not o.is_open][::-1],
         "blockers": blockers,
-        "can_finalise": not competition.is_final and not blockers,
+        "taps_waiting": taps_waiting,
+        "can_finalise": not competition.is_final
+        and all(b["code"] == "taps_waiting" for b in blockers),
     }
 
 
@@ -44,6 +48,8 @@ def _blockers(competition, now) -> list[dict]:
         return [{"code": "clock_running"}]
     found = finalise_blockers(competition)
     out = []
+    if found["taps_waiting"]:
+        out.append({"code": "taps_waiting", "tablets": found["taps_waiting"]})
     if found["open_objections"]:
         out.append(
             {

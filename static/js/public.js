@@ -86,7 +86,8 @@
 
   function fillOrigin() {
     var spans = document.querySelectorAll("[data-origin]");
-    for (var i = 0; i < spans.length; i++) spans[i].textContent = location.host;
+    // The server names the hall's address when it knows it (PUBLIC_URL); else our own.
+    for (var i = 0; i < spans.length; i++) spans[i].textContent = spans[i].dataset.origin || location.host;
   }
 
   // Keep the horizontal scroll of a wide table when polling swaps it.

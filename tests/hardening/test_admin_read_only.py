@@ -4,19 +4,34 @@ write goes through the services (rules, audit entry, standings version). The `ad
 (the head judge) may log in and look."""
 
 from datetime import timedelta
+from uuid import uuid4
 
 import pytest
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.test import RequestFactory
 from django.urls import reverse
+from django.utils import timezone
 
 from competition.models import Competition, Member, Puzzle, Team
-from judging.models import AuditEntry, Count, Finish, Objection, Warning
+from judging.models import AuditEntry, Backup, Count, Finish, Objection, RequestId, Tablet, Warning
 from tests.factories import MemberFactory
 
 COMPETITION_APPS = {"competition", "judging"}
-EXPECTED = {Competition, Puzzle, Team, Member, Finish, Count, Warning, Objection, AuditEntry}
+EXPECTED = {
+    Competition,
+    Puzzle,
+    Team,
+    Member,
+    Finish,
+    Count,
+    Warning,
+    Objection,
+    AuditEntry,
+    RequestId,
+    Tablet,
+    Backup,
+}
 
 
 def competition_admins():
@@ -34,7 +49,8 @@ def superuser(db):
 
 @pytest.fixture
 def world(competition, teams, start_clock):
-    """A running competition: team 1 has a finish, a count, a warning and an objection."""
+    """A running competition: team 1 has a finish, a count, a warning and an objection; a
+    request id, a tablet's report and a backup exist."""
     start_clock(competition, ago=timedelta(minutes=30))
     puzzle = competition.puzzles.get(position=1)
     finish = Finish.objects.create(team=teams[0], puzzle=puzzle, elapsed_seconds=1500)
@@ -42,6 +58,13 @@ def world(competition, teams, start_clock):
     Warning.objects.create(team=teams[0], reason="støj")
     Objection.objects.create(team=teams[0], finish=finish, text="for sent")
     MemberFactory(team=teams[0], name="Alma")
+    RequestId.objects.create(
+        request_id=uuid4(), competition=competition, team=teams[0], kind="finish"
+    )
+    Tablet.objects.create(
+        competition=competition, device_id="tablet-1", last_seen_at=timezone.now()
+    )
+    Backup.objects.create(at=timezone.now(), reason="manual", file="x.sqlite3")
     competition.refresh_from_db()
     return competition
 

@@ -278,3 +278,32 @@ def test_the_import_reads_tables_with_the_same_parser_and_drops_nul(competition,
     assert "ikke et bordnummer" in " ".join(first.problems)
     assert "ikke et bordnummer" in " ".join(second.problems)
     assert third.table == 2 and not third.problems
+
+
+def test_the_audit_filters_still_filter(running, staff_client, teams, judge):
+    from judging.services import warning_log
+
+    warning_log(team=teams[0], by=judge, reason="Larm")
+    warning_log(team=teams[1], by=judge, reason="Larm")
+    url = f"/control/{S}/audit/"
+
+    def shown(query):
+        return {row["entry"].team_id for row in staff_client.get(url, query).context["rows"]}
+
+    assert shown({"team": str(teams[0].pk)}) == {teams[0].pk}
+    assert {teams[0].pk, teams[1].pk} <= shown({"team": "²"})
+    assert shown({"user": str(judge.pk), "action": "warning_log"}) == {teams[0].pk, teams[1].pk}
+
+
+def test_a_huge_form_count_builds_no_thousand_forms(running, staff_client):
+    """TOTAL_FORMS=2147483648 made Django build, check and show 1,000 member forms."""
+    url = f"/desk/{S}/teams/new/"
+    data = {
+        "name": "Nyt hold",
+        "table": "9",
+        "members-TOTAL_FORMS": "2147483648",
+        "members-INITIAL_FORMS": "0",
+    }
+    response = staff_client.post(url, data)
+    assert response.status_code == 200
+    assert len(response.context["formset"].forms) <= 50

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from competition.management.commands.create_staff import staff_upsert
 from competition.models import Competition, Member, Puzzle, Team
-from judging.models import AuditEntry, Count, Finish, Objection, RequestId, Warning
+from judging.models import AuditEntry, Count, Finish, Objection, RequestId, Tablet, Warning
 from tests.factories import MemberFactory
 
 ANON, JUDGE, DESK, ADMIN = "anonymous", "judge", "desk", "admin"
@@ -87,6 +87,12 @@ ROUTES = [
     ("POST", f"/api/v1/competitions/{S}/teams/{{team}}/warnings/", {"reason": "støj"}, STAFF_JUDGE),
     (
         "POST",
+        f"/api/v1/competitions/{S}/tablets/heartbeat",
+        {"device_id": "tablet-0001", "tables": [1], "waiting": 0},
+        STAFF_JUDGE,
+    ),
+    (
+        "POST",
         f"/api/v1/competitions/{S}/teams/{{team}}/disqualify",
         {"reason": "hjælp udefra"},
         ONLY_ADMIN,
@@ -115,6 +121,7 @@ ROUTES = [
     ("GET", "/rules/", None, EVERYONE),
     ("GET", f"/{S}/", None, EVERYONE),
     ("GET", f"/{S}/screen/", None, EVERYONE),
+    ("GET", f"/{S}/qr.svg", None, EVERYONE),
     ("GET", f"/{S}/teams/{{team}}/", None, EVERYONE),
     ("GET", f"/{S}/results.csv", None, EVERYONE),
     # --- desk ----------------------------------------------------------------------------
@@ -150,6 +157,7 @@ ROUTES = [
     ("GET", "/judge/sw.js", None, EVERYONE),
     ("GET", f"/judge/{S}/", None, STAFF_JUDGE),
     ("GET", f"/judge/{S}/board/", None, STAFF_JUDGE),
+    ("GET", f"/judge/{S}/sheets/", None, STAFF_JUDGE),
     # --- control room --------------------------------------------------------------------
     ("GET", f"/control/{S}/", None, ONLY_ADMIN),
     ("POST", f"/control/{S}/clock/start", {}, ONLY_ADMIN),
@@ -160,6 +168,15 @@ ROUTES = [
     ("GET", f"/control/{S}/audit/", None, ONLY_ADMIN),
     ("GET", f"/control/{S}/logins/", None, ONLY_ADMIN),
     ("POST", f"/control/{S}/logins/unlock", {"username": "m-judge"}, ONLY_ADMIN),
+    ("GET", f"/control/{S}/hall/", None, ONLY_ADMIN),
+    ("GET", f"/control/{S}/join/", None, ONLY_ADMIN),
+    (
+        "POST",
+        f"/control/{S}/teams/{{team2}}/paper/finish",
+        {"paper-puzzle": 1, "paper-time": "0:20:00"},
+        ONLY_ADMIN,
+    ),
+    ("POST", f"/control/{S}/teams/{{team2}}/paper/count", {"papercount-pieces": 40}, ONLY_ADMIN),
     ("GET", f"/control/{S}/teams/{{team}}/", None, ONLY_ADMIN),
     ("POST", f"/control/{S}/teams/{{team}}/warning", {"reason": "støj"}, ONLY_ADMIN),
     ("POST", f"/control/{S}/teams/{{team}}/disqualify", {"reason": "hjælp"}, ONLY_ADMIN),
@@ -239,6 +256,7 @@ def snapshot() -> tuple:
         Objection,
         AuditEntry,
         RequestId,
+        Tablet,
         get_user_model(),
     )
     rows = []
@@ -312,6 +330,7 @@ def test_every_staff_and_api_route_is_in_the_matrix():
     normalised = {
         p.replace(S, "<slug:slug>")
         .replace("{team}", "<int>")
+        .replace("{team2}", "<int>")
         .replace("{team3}", "<int>")
         .replace("{finish}", "<int>")
         .replace("{count}", "<int>")

@@ -29,7 +29,11 @@ def test_the_picker_shows_the_saved_spots_and_the_deduction(client, admin_user, 
     assert f'name="f{finish.pk}-lone" value="1"' in html
     assert "1 brik trækkes fra" in html
     assert "1 enkelt manglende brik trukket fra" in html  # the finishes table, in words
-    assert "én plet pr" not in html and "fx 1, 2" not in html  # no free text any more
+    # The correction has no free-text field any more (the paper-sheet entry is another form).
+    correction = html.split(f'action="/control/{SLUG}/teams/{teams[0].pk}/finishes/')[1]
+    correction = correction.split("</form>")[0]
+    assert "fx 1, 2" not in correction and f'name="f{finish.pk}-missing"' not in correction
+    assert f'name="f{finish.pk}-adjacent"' in correction
 
 
 def test_three_adjacent_pieces_deduct_nothing_r8(client, admin_user, finish, teams):

@@ -52,24 +52,90 @@ YES = {"x", "ja", "j", "yes", "y", "1", "true", "sand"}
 NO = {"", "nej", "n", "no", "0", "false", "falsk", "-"}
 
 _WORDS = {
-    "name": {"hold", "team", "holdnavn", "team name", "navn på hold"},
+    "name": {
+        "hold",
+        "team",
+        "holdnavn",
+        "hold navn",
+        "holdets navn",
+        "team name",
+        "teamnavn",
+        "navn på hold",
+        "navn på holdet",
+    },
     "table": {"bord", "table", "bordnummer", "bord nr", "table number", "bordnr"},
     "members": {"medlemmer", "members", "holdmedlemmer", "team members"},
-    "member": {"medlem", "member", "holdmedlem", "pusler", "navn", "name"},
-    "u15": {"under 15", "under 15 år", "u15", "under15"},
-    "adult": {"ledsagende voksen", "voksen", "adult", "guardian", "accompanying adult"},
-    "paid": {"betalt", "paid", "fee paid", "gebyr betalt", "tilmeldingsgebyr betalt"},
+    "member": {
+        "medlem",
+        "member",
+        "holdmedlem",
+        "pusler",
+        "navn",
+        "name",
+        "deltager",
+        "spiller",
+        "player",
+        "participant",
+        "puzzler",
+    },
+    "u15": {"under 15", "under 15 år", "u15", "under15", "under 15 years"},
+    "age": {"alder", "age"},
+    "adult": {
+        "ledsagende voksen",
+        "voksen",
+        "adult",
+        "guardian",
+        "accompanying adult",
+        "navn på ledsagende voksen",
+        "ledsagende voksens navn",
+        "ledsager",
+        "name of the accompanying adult",
+        "name of accompanying adult",
+    },
+    "paid": {
+        "betalt",
+        "paid",
+        "fee paid",
+        "gebyr betalt",
+        "tilmeldingsgebyr betalt",
+        "har i betalt",
+        "har betalt",
+        "have you paid",
+        "has paid",
+    },
     "contact_name": {"kontaktperson", "kontakt", "contact", "contact name"},
-    "contact_email": {"email", "e-mail", "mail", "contact email"},
-    "contact_phone": {"telefon", "tlf", "phone", "mobil", "contact phone"},
+    "contact_email": {
+        "email",
+        "e-mail",
+        "mail",
+        "contact email",
+        "e-mailadresse",
+        "emailadresse",
+        "mailadresse",
+        "email address",
+        "e-mail address",
+    },
+    "contact_phone": {
+        "telefon",
+        "tlf",
+        "phone",
+        "mobil",
+        "contact phone",
+        "telefonnummer",
+        "tlf nr",
+        "mobilnummer",
+        "phone number",
+    },
     "notes": {"noter", "notes", "bemærkninger", "note"},
 }
 
 
 def _norm(header) -> str:
     text = str(header or "").replace("\ufeff", "").strip().lower()
-    text = re.sub(r"[._:#]", " ", text)
-    return re.sub(r"\s+", " ", text).strip()
+    text = re.sub(r"[._:#?()]", " ", text)
+    text = re.sub(r"\s+", " ", text).strip()
+    # Google Forms asks questions: "Er deltager 4 under 15 år?", "Is member 4 under 15?"
+    return re.sub(r"^(er|is) ", "", text)
 
 
 def classify(header) -> tuple[str, int] | None:
@@ -88,6 +154,13 @@ def classify(header) -> tuple[str, int] | None:
             return "u15", number
         if before in _WORDS["member"] and after in _WORDS["adult"]:
             return "adult", number
+        if before in _WORDS["member"] and after in _WORDS["age"]:
+            return "age", number
+        if not after and before in _WORDS["age"]:
+            return "age", number
+        first, _sep, rest = before.partition(" ")
+        if not after and first in _WORDS["age"] and rest in _WORDS["member"]:
+            return "age", number  # "alder deltager 2"
         if not after and before in _WORDS["u15"]:
             return "u15", number
         if not after and before in _WORDS["adult"]:
@@ -200,10 +273,21 @@ class Preview:
     teams: list[PlannedTeam]
     ignored_columns: list[str]
     problems: list[str]  # problems of the whole file
+    # Each column of the file as read: {"index", "header", "key"} ("member:2", "" = ignored).
+    columns: list[dict] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return not self.problems and self.teams and not any(t.problems for t in self.teams)
+
+    @property
+    def good(self) -> list[PlannedTeam]:
+        """The teams without problems (issue 15: import these, leave out the rest)."""
+        return [] if self.problems else [t for t in self.teams if not t.problems]
+
+    @property
+    def bad_count(self) -> int:
+        return sum(1 for t in self.teams if t.problems)
 
     @property
     def problem_count(self) -> int:
@@ -222,14 +306,78 @@ def _mark(value: str, what: str, problems: list[str]) -> bool:
     return False
 
 
-def preview(competition: Competition, content: bytes, filename: str) -> Preview:
-    """Read the file and check every row against the rules and the database; writes nothing."""
+def _key(kind: tuple[str, int] | None) -> str:
+    return "" if kind is None else f"{kind[0]}:{kind[1]}"
+
+
+def parse_key(key: str) -> tuple[str, int] | None:
+    """ "member:2" -> ("member", 2); "" or anything unknown -> None (the column is ignored)."""
+    kind, _sep, number = str(key or "").partition(":")
+    if kind not in _WORDS or not number.isdigit() or int(number) > 50:
+        return None
+    return kind, int(number)
+
+
+def mapping_choices(width: int = 6) -> list[tuple[str, str]]:
+    """What a column can be read as, for the preview's selects."""
+    choices = [
+        ("", _("Not imported")),
+        ("name:0", _("Team name")),
+        ("table:0", _("Table")),
+        ("members:0", _("Members, separated by commas")),
+        ("member:0", _("Member (one row per member)")),
+    ]
+    for n in range(1, width + 1):
+        choices += [
+            (f"member:{n}", _("Member %(n)d") % {"n": n}),
+            (f"u15:{n}", _("Member %(n)d under 15") % {"n": n}),
+            (f"age:{n}", _("Member %(n)d age") % {"n": n}),
+            (f"adult:{n}", _("Member %(n)d accompanying adult") % {"n": n}),
+        ]
+    choices += [
+        ("u15:0", _("Under 15")),
+        ("adult:0", _("Accompanying adult (of the under-15s)")),
+        ("paid:0", _("Paid")),
+        ("contact_name:0", _("Contact")),
+        ("contact_email:0", _("E-mail")),
+        ("contact_phone:0", _("Phone")),
+        ("notes:0", _("Notes")),
+    ]
+    return choices
+
+
+def _age_under_15(value: str, problems: list[str]) -> bool:
+    text = value.strip().lower().removesuffix("år").strip()
+    if not text:
+        return False
+    age = whole_number(text, low=0, high=150)
+    if age is None:
+        problems.append(_("“%(value)s” is not an age in years.") % {"value": value})
+        return False
+    return age < 15
+
+
+def preview(
+    competition: Competition,
+    content: bytes,
+    filename: str,
+    mapping: dict[int, str] | None = None,
+) -> Preview:
+    """Read the file and check every row against the rules and the database; writes nothing.
+
+    `mapping` overrides how columns are read ({column index: "member:2"}, "" to ignore one),
+    as the desk adjusted it in the preview."""
     data = read_dataset(content, filename)
     headers = list(data.headers or [])
     columns: dict[int, tuple[str, int]] = {}
     ignored = []
+    shown = []
     for index, header in enumerate(headers):
         kind = classify(header)
+        if mapping is not None and index in mapping:
+            kind = parse_key(mapping[index])
+        if _cell(header) or kind is not None:
+            shown.append({"index": index, "header": _cell(header), "key": _key(kind)})
         if kind is None:
             if _cell(header):
                 ignored.append(_cell(header))
@@ -241,7 +389,7 @@ def preview(competition: Competition, content: bytes, filename: str) -> Preview:
         file_problems.append(
             _("The file has no column for the team's name: name the first row's cell “hold”.")
         )
-        return Preview([], ignored, file_problems)
+        return Preview([], ignored, file_problems, shown)
     one_row_per_member = ("member", 0) in columns.values()
     has_table_column = "table" in kinds
 
@@ -257,14 +405,29 @@ def preview(competition: Competition, content: bytes, filename: str) -> Preview:
         name = values.get(("name", 0), "")
         problems: list[str] = []
         members: dict[int, dict] = {}
+        shared_adult = ""
         for (kind, number), value in values.items():
-            if kind == "member":
+            if kind == "adult" and number == 0 and not one_row_per_member:
+                shared_adult = value  # one adult column for the under-15s (Google Forms)
+            elif kind == "member":
                 members.setdefault(number, {})["name"] = value
             elif kind == "u15":
                 label = _("“under 15”")
-                members.setdefault(number, {})["under_15"] = _mark(value, label, problems)
+                under = _mark(value, label, problems)
+                members.setdefault(number, {})["under_15"] = (
+                    members.get(number, {}).get("under_15") or under
+                )
+            elif kind == "age":
+                under = _age_under_15(value, problems)
+                members.setdefault(number, {})["under_15"] = (
+                    members.get(number, {}).get("under_15") or under
+                )
             elif kind == "adult":
                 members.setdefault(number, {})["guardian"] = value
+        if shared_adult:
+            for m in members.values():
+                if m.get("under_15") and not m.get("guardian"):
+                    m["guardian"] = shared_adult
         if ("members", 0) in values:
             for n, part in enumerate(values[("members", 0)].split(","), start=1):
                 if part.strip():
@@ -318,7 +481,7 @@ def preview(competition: Competition, content: bytes, filename: str) -> Preview:
     _check(competition, planned, has_table_column)
     if not planned:
         file_problems.append(_("The file has no teams."))
-    return Preview(planned, ignored, file_problems)
+    return Preview(planned, ignored, file_problems, shown)
 
 
 def _check(competition: Competition, planned: list[PlannedTeam], has_table_column: bool) -> None:
@@ -354,6 +517,8 @@ def _check(competition: Competition, planned: list[PlannedTeam], has_table_colum
                     % {"table": table, "row": seen_tables[table]}
                 )
             seen_tables.setdefault(table, team.line)
+        if not team.members:
+            team.problems.append(_("The team has no members: write at least one member's name."))
         for m in team.members:
             if m["under_15"] and not m["guardian"]:
                 team.problems.append(
@@ -371,14 +536,10 @@ def _check(competition: Competition, planned: list[PlannedTeam], has_table_colum
         while suggestion in taken:
             suggestion += 1
         taken.add(suggestion)
-        if not has_table_column:
+        if not has_table_column or not team.table_text:
             team.table = suggestion
             team.notes_for_desk.append(
                 _("Gets table %(table)s (the next free).") % {"table": suggestion}
-            )
-        elif not team.table_text:
-            team.problems.append(
-                _("No table number; the next free is %(table)s.") % {"table": suggestion}
             )
         else:
             team.problems.append(
@@ -395,13 +556,26 @@ class ImportRefused(Exception):
 
 
 @transaction.atomic
-def confirm(competition: Competition, content: bytes, filename: str, *, by) -> list[Team]:
-    """Create every team of the file, or none: any problem refuses the whole import."""
-    plan = preview(competition, content, filename)
-    if not plan.ok:
+def confirm(
+    competition: Competition,
+    content: bytes,
+    filename: str,
+    *,
+    by,
+    mapping: dict[int, str] | None = None,
+    skip_problems: bool = False,
+) -> list[Team]:
+    """Create every team of the file, or none: any problem refuses the whole import, unless
+    `skip_problems` (the desk chose to leave out the rows with problems, issue 15)."""
+    plan = preview(competition, content, filename, mapping)
+    if skip_problems and plan.good:
+        teams = plan.good
+    elif not plan.ok:
         raise ImportRefused(plan, _("The file has problems; nothing was imported."))
+    else:
+        teams = plan.teams
     created = []
-    for team in plan.teams:
+    for team in teams:
         try:
             created.append(team_create(competition=competition, by=by, **team.service_kwargs()))
         except ValidationError as exc:  # e.g. another desk registered the same name meanwhile

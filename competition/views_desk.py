@@ -280,8 +280,23 @@ def import_teams(request, slug):
             messages.info(request, _("The import is cancelled; nothing was saved."))
             return redirect("desk:import", slug=slug)
         content = bytes(stored.content)
+        mapping = _import_mapping(request.POST)
+        if "remap" in request.POST:  # the desk changed how a column is read: preview again
+            context.update(
+                preview=imports.preview(competition, content, stored.filename, mapping),
+                token=token,
+                filename=stored.filename,
+            )
+            return _import_page(request, context)
         try:
-            created = imports.confirm(competition, content, stored.filename, by=request.user)
+            created = imports.confirm(
+                competition,
+                content,
+                stored.filename,
+                by=request.user,
+                mapping=mapping,
+                skip_problems="skip_problems" in request.POST,
+            )
         except imports.ImportRefused as refused:
             context.update(
                 preview=refused.preview,
@@ -309,6 +324,28 @@ def import_teams(request, slug):
             else:
                 token = imports.preview_store(competition, content, upload.name, by=request.user)
                 context.update(token=token, filename=upload.name)
+    return _import_page(request, context)
+
+
+def _import_mapping(data) -> dict[int, str]:
+    """The preview's column selects (`col-3` = "member:2"), as the import's mapping."""
+    mapping = {}
+    for name, value in data.items():
+        if name.startswith("col-"):
+            index = whole_number(name[4:], low=0, high=10_000)
+            if index is not None:
+                mapping[index] = value
+    return mapping
+
+
+def _import_page(request, context):
+    """The import page; with a preview, its columns with how each is read (issue 15)."""
+    preview = context.get("preview")
+    if preview is not None:
+        numbers = [int(c["key"].split(":")[1]) for c in preview.columns if c["key"]]
+        choices = imports.mapping_choices(max([6, *numbers]))
+        for column in preview.columns:
+            column["choices"] = choices
     return render(request, "competition/desk_import.html", context)
 
 

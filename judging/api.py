@@ -23,7 +23,7 @@ from competition.api import CompetitionOutSerializer
 from competition.inputs import ID_MAX, SMALLINT_MAX, DateTimeField, query_number
 from competition.models import Competition, Puzzle, Team
 from competition.roles import IsAdmin, IsJudge
-from competition.services import clock_correct, clock_start, clock_stop
+from competition.services import clock_correct, clock_start, clock_stop, clock_stop_undo
 from judging.models import Count, Finish, Warning
 from judging.services import (
     IdempotencyConflict,
@@ -368,6 +368,22 @@ class ClockStopView(_CompetitionAPIView):
         competition = clock_stop(
             competition=self.get_competition(), by=request.user, stopped_at=data.get("stopped_at")
         )
+        return _competition_answer(competition)
+
+
+class ClockStopUndoView(_CompetitionAPIView):
+    permission_classes = [IsAdmin]
+
+    @extend_schema(
+        request=None,
+        responses={200: CompetitionOutSerializer, 409: _REFUSED},
+        description="Undo a mistaken early stop (admin) within 2 minutes of pressing it: the "
+        "clock runs on to start + duration. Refused (409): `clock_not_stopped`, "
+        "`has_counts`, `clock_ended` (the planned end has passed meanwhile), "
+        "`undo_too_late`, `clock_not_started`, `final`. Audited.",
+    )
+    def post(self, request, slug):
+        competition = clock_stop_undo(competition=self.get_competition(), by=request.user)
         return _competition_answer(competition)
 
 

@@ -13,6 +13,11 @@ urlpatterns = [
         name="clock-correct",
     ),
     path("competitions/<slug:slug>/clock/stop", api.ClockStopView.as_view(), name="clock-stop"),
+    path(
+        "competitions/<slug:slug>/clock/stop/undo",
+        api.ClockStopUndoView.as_view(),
+        name="clock-stop-undo",
+    ),
     path("competitions/<slug:slug>/finishes/", api.FinishListView.as_view(), name="finishes"),
     path(
         "competitions/<slug:slug>/finishes/<id:pk>/",

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from judging import views_control as v
+from judging import views_control_clock as vc
 from judging import views_hall as hall
 
 app_name = "control"
@@ -11,6 +12,8 @@ urlpatterns = [
     path("<slug:slug>/clock/start", v.clock_start, name="clock_start"),
     path("<slug:slug>/clock/correct", v.clock_correct, name="clock_correct"),
     path("<slug:slug>/clock/stop", v.clock_stop, name="clock_stop"),
+    path("<slug:slug>/clock/stop/undo", vc.clock_stop_undo, name="clock_stop_undo"),
+    path("<slug:slug>/clock/withdraw/<id:pk>", vc.start_withdraw, name="start_withdraw"),
     path("<slug:slug>/audit/", v.audit, name="audit"),
     path("<slug:slug>/logins/", v.logins, name="logins"),
     path("<slug:slug>/logins/unlock", v.unlock, name="unlock"),

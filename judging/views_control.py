@@ -22,8 +22,10 @@ from competition.errors import Refusal
 from competition.inputs import whole_number
 from competition.models import Competition, Status, Team
 from competition.roles import ADMIN, role_required
+from judging import audit_text, views_control_clock
 from judging import services as judging_services
 from judging.models import AuditEntry, Count, Finish
+from judging.spot_picker import MissingSpotsMixin
 from scoring.rules import format_hms
 
 log = logging.getLogger(__name__)
@@ -85,15 +87,14 @@ class ClockCorrectForm(forms.Form):
     )
 
 
-class FinishCorrectForm(ReasonForm):
+class FinishCorrectForm(MissingSpotsMixin, ReasonForm):
+    """The time and the missing pieces with the tablet's picker (issue 15), and a reason."""
+
     time = forms.CharField(label=gettext_lazy("Time (h:mm:ss)"), max_length=12)
-    missing = forms.CharField(label=gettext_lazy("Missing spots"), required=False, max_length=200)
+    field_order = ["time", "lone", "reason"]
 
     def clean_time(self):
         return parse_hms(self.cleaned_data["time"])
-
-    def clean_missing(self):
-        return parse_spots(self.cleaned_data["missing"])
 
 
 class CountCorrectForm(ReasonForm):
@@ -170,6 +171,7 @@ def room(request, slug):
             else None
         ),
         "has_clock": hasattr(competition_services, "clock_start"),
+        **views_control_clock.room_context(competition, teams, now),  # issue 15
     }
     if request.htmx and request.htmx.target == "control-live":
         return render(request, "judging/_control_live.html", context)
@@ -280,9 +282,9 @@ def _team_context(competition: Competition, team: Team, **forms_) -> dict:
     finishes = list(team.finishes.all())
     for f in finishes:
         f.hms = hms(f.elapsed_seconds)
-        f.spots = ", ".join(str(s) for s in f.missing or [])
+        f.spots = audit_text.missing_words(f.missing) if f.missing else ""
         f.form = forms_.get(f"finish_{f.pk}") or FinishCorrectForm(
-            prefix=f"f{f.pk}", initial={"time": f.hms, "missing": f.spots}
+            prefix=f"f{f.pk}", initial={"time": f.hms, **MissingSpotsMixin.initial_from(f.missing)}
         )
     count = Count.objects.filter(team=team).select_related("puzzle", "registered_by").first()
     audit = (
@@ -470,24 +472,13 @@ def count_correct(request, slug, pk):
 
 # --- the audit log -------------------------------------------------------------------------
 def _audit_rows(entries) -> list[dict]:
-    """Each entry with its before and after side by side, key by key."""
+    """Each entry as a Danish sentence with its changes before → after in words (issue 15)."""
+    users: dict = {}
     rows = []
     for e in entries:
-        before = (
-            e.before if isinstance(e.before, dict) else ({} if e.before is None else {"": e.before})
-        )
-        after = e.after if isinstance(e.after, dict) else ({} if e.after is None else {"": e.after})
-        keys = list(dict.fromkeys([*before, *after]))
-        diff = [
-            {
-                "key": k,
-                "before": before.get(k, "—") if k in before else "—",
-                "after": after.get(k, "—") if k in after else "—",
-                "changed": before.get(k) != after.get(k),
-            }
-            for k in keys
-        ]
-        rows.append({"entry": e, "diff": diff})
+        if e.user_id:  # one roles lookup per person, not per entry
+            e.user = users.setdefault(e.user_id, e.user)
+        rows.append({"entry": e, **audit_text.describe(e)})
     return rows
 
 
@@ -512,7 +503,10 @@ def audit(request, slug):
         .objects.filter(pk__in=all_entries.exclude(user=None).values("user"))
         .order_by("username")
     )
-    actions = all_entries.order_by("action").values_list("action", flat=True).distinct()
+    actions = [
+        (a, audit_text.action_label(a))
+        for a in all_entries.order_by("action").values_list("action", flat=True).distinct()
+    ]
     return render(
         request,
         "judging/control_audit.html",
@@ -521,7 +515,7 @@ def audit(request, slug):
             "rows": _audit_rows(entries.order_by("-at", "-id")[:300]),
             "teams": Team.objects.filter(competition=competition).order_by("table"),
             "users": users,
-            "actions": list(actions),
+            "actions": sorted(actions, key=lambda a: a[1]),
             "team_id": team_id,
             "user_id": user_id,
             "action": action,

@@ -1,7 +1,6 @@
 """Pages for objections (R20): the desk files, an admin resolves and finalises; the official
 results for print; the audit log as CSV. Every write goes through judging.services."""
 
-import json
 import re
 
 from django import forms
@@ -19,9 +18,10 @@ from competition.errors import Refusal
 from competition.inputs import redirect_next, whole_number
 from competition.models import Competition, Team
 from competition.roles import ADMIN, DESK, role_required
+from judging import audit_text
 from judging.models import AuditEntry, Count, Finish, Objection
 from judging.services import competition_finalise, objection_file, objection_resolve
-from judging.views_control import parse_hms
+from judging.views_control import _audit_rows, parse_hms
 from scoring.rules import format_hms
 from scoring.selectors import competition_standings
 
@@ -284,9 +284,9 @@ def objection_resolve_page(request, slug, pk):
     team = objection.team
     finishes = team.finishes.select_related("puzzle").order_by("puzzle__position")
     count = Count.objects.filter(team=team).select_related("puzzle").first()
-    audit = (
+    audit = _audit_rows(  # in sentences, as the change log (issue 15)
         AuditEntry.objects.filter(team=team)
-        .select_related("user", "objection")
+        .select_related("user", "team", "objection")
         .order_by("-at", "-id")[:20]
     )
     return render(
@@ -401,22 +401,26 @@ def audit_csv(request, slug):
             _("Team"),
             _("Objection"),
             _("Reason"),
-            _("Before"),
-            _("After"),
+            _("What happened"),
+            _("Changes"),
         ]
     )
-    for e in entries:
+    users: dict = {}
+    for e in entries:  # in sentences and words, as on the log page (issue 15)
+        if e.user_id:
+            e.user = users.setdefault(e.user_id, e.user)
+        text = audit_text.describe(e)
         writer.writerow(
             [
-                timezone.localtime(e.at).strftime("%Y-%m-%d %H:%M:%S"),
+                timezone.localtime(e.at).strftime("%d.%m.%Y %H:%M:%S"),
                 e.user.get_username() if e.user else "",
-                e.action,
+                text["label"],
                 e.team.table if e.team else "",
                 e.team.name if e.team else "",
                 e.objection_id or "",
                 e.reason,
-                "" if e.before is None else json.dumps(e.before, ensure_ascii=False),
-                "" if e.after is None else json.dumps(e.after, ensure_ascii=False),
+                text["sentence"],
+                "; ".join(text["changes"]),
             ]
         )
     return response

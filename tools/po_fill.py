@@ -1,6 +1,7 @@
 """Fill Danish translations into locale/da/LC_MESSAGES/django.po and compile it.
 
-Usage: python tools/po_fill.py locale/da/*.tsv   (each line: English msgid<TAB>Danish msgstr)
+Usage: python tools/po_fill.py locale/da/*.tsv   (each line: English msgid<TAB>Danish msgstr;
+for a plural (ngettext, blocktranslate count): English singular<TAB>Danish singular<TAB>plural)
 The .tsv files are the source of the Danish texts, one file per area of the app.
 Lines for msgids not in the .po are reported (run `make messages` first to extract them).
 The English catalogue needs no strings: msgids are English.
@@ -31,7 +32,11 @@ def main() -> int:
         if entry is None:
             missing.append(msgid)
             continue
-        entry.msgstr = msgstr
+        if entry.msgid_plural:
+            one, _tab, many = msgstr.partition("\t")
+            entry.msgstr_plural = {0: one, 1: many or one}
+        else:
+            entry.msgstr = msgstr
         if "fuzzy" in entry.flags:
             entry.flags.remove("fuzzy")
     po.save()

@@ -8,7 +8,7 @@ nothing is registered (`has_finishes`). A start in the future, or so far back th
 would already have ended (a day's typo), is a 400: it could never be right.
 """
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -19,9 +19,20 @@ from competition.errors import Refusal, ensure_not_final
 from competition.locking import lock_competition
 from competition.models import Competition, Team
 from judging.audit import audit_record
+from judging.models import AuditEntry
 from scoring.rules import format_hms
 
-__all__ = ["clock_correct", "clock_start", "clock_stop"]
+__all__ = [
+    "STOP_UNDO_WINDOW",
+    "clock_correct",
+    "clock_start",
+    "clock_stop",
+    "clock_stop_undo",
+    "stop_undo_until",
+]
+
+# Issue 15: a mistaken "Stop the clock" can be undone this long after it was pressed.
+STOP_UNDO_WINDOW = timedelta(minutes=2)
 
 
 def _clock(competition: Competition) -> dict:
@@ -172,3 +183,52 @@ def clock_stop(*, competition: Competition, by, stopped_at: datetime | None = No
     before = _clock(competition)
     competition.stopped_at = stopped_at
     return _saved(competition, by, "clock_stop", before)
+
+
+def stop_undo_until(competition: Competition) -> datetime | None:
+    """Until when the early stop of `competition` may be undone (None: there is none).
+
+    The window counts from when "Stop" was pressed (its audit entry), not from the stop's
+    time, which the head judge may have back-dated."""
+    if competition.stopped_at is None:
+        return None
+    pressed = (
+        AuditEntry.objects.filter(competition=competition, action="clock_stop")
+        .order_by("-at", "-id")
+        .values_list("at", flat=True)
+        .first()
+    )
+    return (pressed or competition.stopped_at) + STOP_UNDO_WINDOW
+
+
+@transaction.atomic
+def clock_stop_undo(*, competition: Competition, by) -> Competition:
+    """R10, issue 15: undo a mistaken early stop for a short while, so the official clock
+    runs on to start + duration. Refused once a count exists (counting began on the stop),
+    once the automatic end has passed meanwhile, and after `STOP_UNDO_WINDOW`."""
+    competition = lock_competition(competition)
+    ensure_not_final(competition)
+    if competition.started_at is None:
+        raise Refusal("clock_not_started", _("The clock has not been started yet."))
+    if competition.stopped_at is None:
+        raise Refusal("clock_not_stopped", _("The clock has not been stopped early."))
+    now = timezone.now()
+    if now >= competition.ends_at:
+        raise Refusal(
+            "clock_ended",
+            _("The planned end has passed meanwhile: time is up, the stop stays."),
+        )
+    if Team.objects.filter(competition=competition, count__isnull=False).exists():
+        raise Refusal(
+            "has_counts",
+            _("A count is already registered: the stop can no longer be undone."),
+        )
+    if now > stop_undo_until(competition):
+        raise Refusal(
+            "undo_too_late",
+            _("The stop can only be undone within %(minutes)d minutes.")
+            % {"minutes": STOP_UNDO_WINDOW.seconds // 60},
+        )
+    before = _clock(competition)
+    competition.stopped_at = None
+    return _saved(competition, by, "clock_stop_undo", before)

@@ -25,3 +25,41 @@
     if (text && !window.confirm(text)) event.preventDefault();
   }, true);
 })();
+// Issue 15: the tablet's missing-pieces picker in corrections; the deduction said as you pick (R8).
+(function () {
+  "use strict";
+  var fmt = function (text, n) { return text.replace("%(n)s", n); };
+  document.querySelectorAll("[data-spot-picker]").forEach(function (box) {
+    var lone = box.querySelector(".spot-lone input");
+    var list = box.querySelector(".spot-adjacent-list");
+    var add = box.querySelector("[data-add-spot]");
+    var say = function () {
+      var n = Math.max(0, Math.floor(Number(lone.value)) || 0), fault = 0;
+      list.querySelectorAll("input").forEach(function (i) {
+        var v = Math.floor(Number(i.value)) || 0;
+        if (v >= 2) fault += v;
+      });
+      var d = box.dataset;
+      var text = n === 0 ? d.tNone : n === 1 ? d.tOne : fmt(d.tMany, n);
+      if (fault) text += " · " + fmt(d.tFault, fault);
+      box.querySelector("[data-deduct]").textContent = text;
+    };
+    box.querySelectorAll("[data-step]").forEach(function (b) {
+      b.hidden = false;
+      b.addEventListener("click", function () {
+        lone.value = Math.max(0, (Math.floor(Number(lone.value)) || 0) + Number(b.dataset.step));
+        say();
+      });
+    });
+    add.hidden = false;
+    add.addEventListener("click", function () {
+      var inputs = list.querySelectorAll("input");
+      var last = inputs[inputs.length - 1];
+      if (last.value) { last = last.cloneNode(); list.insertBefore(last, add); }
+      last.value = 2;
+      last.focus();
+      say();
+    });
+    box.addEventListener("input", say);
+  });
+})();

@@ -162,7 +162,7 @@ def test_correct_a_finish_with_reason_and_audit(client, admin_user, competition,
     client.force_login(admin_user)
     url = reverse("control:finish_correct", args=[SLUG, teams[0].pk, finish.pk])
     # The reason is required; a malformed time gets a clear message.
-    response = client.post(url, {f"f{finish.pk}-time": "0:09:00", f"f{finish.pk}-missing": ""})
+    response = client.post(url, {f"f{finish.pk}-time": "0:09:00", f"f{finish.pk}-lone": ""})
     assert response.status_code == 400
     response = client.post(url, {f"f{finish.pk}-time": "9 min", f"f{finish.pk}-reason": "x"})
     assert "t:mm:ss" in response.content.decode()
@@ -170,7 +170,8 @@ def test_correct_a_finish_with_reason_and_audit(client, admin_user, competition,
         url,
         {
             f"f{finish.pk}-time": "0:09:00",
-            f"f{finish.pk}-missing": "1, 2",
+            f"f{finish.pk}-lone": "1",
+            f"f{finish.pk}-adjacent": ["2", ""],
             f"f{finish.pk}-reason": "Dommeren tastede forkert",
         },
     )
@@ -181,7 +182,7 @@ def test_correct_a_finish_with_reason_and_audit(client, admin_user, competition,
     html = client.get(reverse("control:audit", args=[SLUG]), {"action": "finish_correct"})
     text = html.content.decode()
     assert "Dommeren tastede forkert" in text
-    assert "<td>600</td>" in text and "<td>540</td>" in text  # before and after side by side
+    assert "Tid: 0:10:00 → 0:09:00" in text  # before and after in words (issue 15)
 
 
 def test_delete_only_the_latest_finish(client, admin_user, competition, teams):

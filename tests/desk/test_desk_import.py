@@ -19,7 +19,7 @@ BROKEN = (
     "Kantsøgerne;1;Anne;;;Søren\n"
     "Puslingerne;2;Ida;x;;Line\n"  # under 15 without an adult
     "KANTSØGERNE;3;Mads;;;\n"  # duplicate name in the file (other case)
-    "Brikkebanden;;Karen;;;\n"  # missing table
+    "Brikkebanden;;Karen;;;\n"  # no table: the next free
 )
 FIXED = (
     "\ufeffHold;Bord;Medlem 1;Medlem 1 under 15;Medlem 1 ledsagende voksen;Medlem 2\n"
@@ -48,7 +48,8 @@ def test_preview_lists_every_problem_and_writes_nothing(client, desk, competitio
     assert problems[2] == ""
     assert "ledsagende voksen" in problems[3]
     assert "række 2" in problems[4]
-    assert "Intet bordnummer" in problems[5] and "4" in problems[5]
+    # An empty table gets the next free one (issue 15), not a problem.
+    assert problems[5] == "" and preview.teams[3].table == 4
     html = response.content.decode()
     assert "Problemer, der skal rettes" in html
     assert not preview.ok

@@ -187,7 +187,7 @@ def test_the_judge_page_reads_plain_table_numbers_and_ranges(running, staff_clie
     assert response.context["chosen_tables"] == [1, 2]
 
 
-@pytest.mark.parametrize("field", ["f{finish}-missing", "f{finish}-time"])
+@pytest.mark.parametrize("field", ["f{finish}-lone", "f{finish}-adjacent", "f{finish}-time"])
 def test_a_unicode_digit_in_a_correction_is_a_form_error(
     running, staff_client, teams, judge, field
 ):
@@ -196,7 +196,7 @@ def test_a_unicode_digit_in_a_correction_is_a_form_error(
     finish = finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=600)
     data = {
         f"f{finish.pk}-time": "0:10:00",
-        f"f{finish.pk}-missing": "",
+        f"f{finish.pk}-lone": "",
         f"f{finish.pk}-reason": "Retter",
     }
     data[field.format(finish=finish.pk)] = "²"
@@ -271,7 +271,7 @@ def test_a_moment_the_time_zone_cannot_hold_is_a_400(competition, api_as, admin_
 def test_the_import_reads_tables_with_the_same_parser_and_drops_nul(competition, desk):
     from competition import imports
 
-    text = f"hold;bord\nA\x00B;٣\nC;{BIG}\nD;2\n"
+    text = f"hold;bord;medlem 1\nA\x00B;٣;Anne\nC;{BIG};Bo\nD;2;Carl\n"
     preview = imports.preview(competition, text.encode(), "x.csv")
     first, second, third = preview.teams
     assert first.name == "AB"

@@ -2,7 +2,6 @@
 
 import csv
 import io
-import json
 
 import pytest
 from django.urls import reverse
@@ -255,14 +254,15 @@ def test_audit_csv_has_bom_semicolons_and_before_after(client, admin_user, objec
     assert raw.startswith("\ufeff")
     rows = list(csv.reader(io.StringIO(raw[1:]), delimiter=";"))
     assert rows[0][:3] == ["Tid", "Bruger", "Handling"]
-    correction = next(r for r in rows if r[2] == "finish_correct")
+    assert rows[0][7:] == ["Hvad skete", "Ændringer"]
+    correction = next(r for r in rows if r[2] == "Registrering rettet")
     assert correction[1] == "overdommer"
     assert correction[3:5] == ["1", "Hold 1"]
     assert correction[5] == str(objection.pk)
     assert correction[6] == "Dommeren bekræfter"
-    assert json.loads(correction[7])["elapsed_seconds"] == 95 * 60
-    assert json.loads(correction[8])["elapsed_seconds"] == 94 * 60
-    assert [r[2] for r in rows[1:]][:2] == ["clock_start", "finish_register"]
+    assert correction[7] == "Overdommer overdommer rettede registreringen af puslespil 2"
+    assert correction[8] == "Tid: 1:35:00 → 1:34:00"
+    assert [r[2] for r in rows[1:]][:2] == ["Uret startet", "Registrering"]
 
 
 def test_control_room_shows_the_panel(client, admin_user, objection, teams):

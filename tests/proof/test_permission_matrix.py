@@ -71,6 +71,13 @@ ROUTES = [
     ("PATCH", f"/api/v1/competitions/{S}/teams/{{team}}/", {"fee_paid": True}, STAFF_DESK, 200),
     ("POST", f"/api/v1/competitions/{S}/clock/start", {}, ONLY_ADMIN, (409, "already_started")),
     ("POST", f"/api/v1/competitions/{S}/clock/stop", {}, ONLY_ADMIN, 200),
+    (
+        "POST",
+        f"/api/v1/competitions/{S}/clock/stop/undo",
+        {},
+        ONLY_ADMIN,
+        (409, "clock_not_stopped"),
+    ),
     ("GET", f"/api/v1/competitions/{S}/finishes/", None, STAFF_JUDGE, 200),
     (
         "POST",
@@ -274,6 +281,8 @@ ROUTES = [
     ("GET", f"/{S}/qr.svg", None, EVERYONE, 200),
     ("GET", f"/judge/{S}/sheets/", None, STAFF_JUDGE, 200),
     ("POST", f"/control/{S}/clock/correct", {"started_at": "2026-11-28T10:00:00"}, ONLY_ADMIN, 302),
+    ("POST", f"/control/{S}/clock/stop/undo", {}, ONLY_ADMIN, 302),
+    ("POST", f"/control/{S}/clock/withdraw/{{team}}", {}, ONLY_ADMIN, 302),
     ("GET", f"/control/{S}/logins/", None, ONLY_ADMIN, 200),
     ("POST", f"/control/{S}/logins/unlock", {"username": "m-judge"}, ONLY_ADMIN, 302),
     ("GET", f"/control/{S}/hall/", None, ONLY_ADMIN, 200),

@@ -1,0 +1,124 @@
+"""The control room's clock, what a first-time head judge needs (issue 15): before the start,
+what is odd (a date far from the plan, teams not checked in, each one tap from withdrawn);
+after a mistaken stop, "Undo the stop" for a short while. Every write is a service call."""
+
+from datetime import datetime, timedelta
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect
+from django.utils import timezone
+from django.utils.dateformat import format as date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+
+from competition import services as competition_services
+from competition.errors import Refusal
+from competition.models import Competition, Team
+from competition.roles import ADMIN, role_required
+
+# A start this far from the planned one is worth a second look (a wrong date, a test day).
+FAR_FROM_PLAN = timedelta(hours=1)
+
+
+def _distance(delta: timedelta) -> str:
+    """A duration in the largest whole unit a person would say: "101 dage", "3 timer"."""
+    seconds = abs(int(delta.total_seconds()))
+    if seconds >= 86400:
+        n = seconds // 86400
+        return ngettext("%(n)d day", "%(n)d days", n) % {"n": n}
+    if seconds >= 3600:
+        n = seconds // 3600
+        return ngettext("%(n)d hour", "%(n)d hours", n) % {"n": n}
+    n = seconds // 60
+    return ngettext("%(n)d minute", "%(n)d minutes", n) % {"n": n}
+
+
+def start_check(competition: Competition, teams, now: datetime) -> dict:
+    """What is odd about starting the clock now: {"plan": sentence or "", "missing": [Team]}.
+
+    `teams` are the competition's teams (already loaded by the room). A team neither checked
+    in nor withdrawn would wait for a count on every tablet and block finalise."""
+    plan = ""
+    delta = competition.starts_at - now
+    if abs(delta) >= FAR_FROM_PLAN:
+        when = date_format(timezone.localtime(competition.starts_at), "j. F Y H:i")
+        plan = (
+            _("The planned start is %(when)s, in %(distance)s. Is the date right?")
+            if delta > timedelta(0)
+            else _("The planned start was %(when)s, %(distance)s ago. Is the date right?")
+        ) % {"when": when, "distance": _distance(delta)}
+    missing = [t for t in teams if t.checked_in_at is None and not t.withdrawn]
+    return {"plan": plan, "missing": missing, "odd": bool(plan or missing)}
+
+
+def start_confirm_text(check: dict) -> str:
+    """The confirmation dialog's question, naming what is odd."""
+    parts = [_("Start the clock now?")]
+    if check["plan"]:
+        parts.append(check["plan"])
+    if check["missing"]:
+        n = len(check["missing"])
+        parts.append(
+            ngettext(
+                "%(n)d team is not checked in and will wait for a count on every tablet.",
+                "%(n)d teams are not checked in and will wait for a count on every tablet.",
+                n,
+            )
+            % {"n": n}
+        )
+    return " ".join(parts)
+
+
+def stop_undo_until(competition: Competition, now: datetime) -> datetime | None:
+    """Until when the head judge may undo the stop (None: not possible now). Only a hint for
+    the button; the service decides."""
+    until = competition_services.stop_undo_until(competition)
+    if until is None or now > until or now >= competition.ends_at:
+        return None
+    if Team.objects.filter(competition=competition, count__isnull=False).exists():
+        return None
+    return until
+
+
+def room_context(competition: Competition, teams, now: datetime) -> dict:
+    """What the clock panel adds to the control room's context."""
+    check = start_check(competition, teams, now) if competition.started_at is None else None
+    until = stop_undo_until(competition, now) if competition.stopped_at else None
+    return {
+        "start_check": check,
+        "start_confirm": start_confirm_text(check) if check else "",
+        "stop_undo_until": until,
+    }
+
+
+@role_required(ADMIN)
+@require_POST
+def clock_stop_undo(request, slug):
+    competition = get_object_or_404(Competition, slug=slug)
+    try:
+        competition_services.clock_stop_undo(competition=competition, by=request.user)
+    except Refusal as refusal:
+        messages.error(request, refusal.message)
+    else:
+        messages.success(request, _("The stop is undone: the clock runs on."))
+    return redirect("control:room", slug=slug)
+
+
+@role_required(ADMIN)
+@require_POST
+def start_withdraw(request, slug, pk):
+    """Before the start: withdraw a team that has not come (the desk's service, no reason)."""
+    competition = get_object_or_404(Competition, slug=slug)
+    team = get_object_or_404(Team, competition=competition, pk=pk)
+    try:
+        competition_services.team_withdraw(team=team, by=request.user)
+    except Refusal as refusal:
+        messages.error(request, refusal.message)
+    except ValidationError as error:  # the clock started meanwhile: a reason is required
+        for text in error.messages:
+            messages.error(request, text)
+    else:
+        messages.success(request, _("“%(team)s” is withdrawn.") % {"team": team.name})
+    return redirect("control:room", slug=slug)

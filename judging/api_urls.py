@@ -22,6 +22,11 @@ urlpatterns = [
     path("competitions/<slug:slug>/counts/", api.CountCreateView.as_view(), name="counts"),
     path("competitions/<slug:slug>/counts/<int:pk>/", api.CountDetailView.as_view(), name="count"),
     path(
+        "competitions/<slug:slug>/counts/<int:pk>/confirm",
+        api.CountConfirmView.as_view(),
+        name="count-confirm",
+    ),
+    path(
         "competitions/<slug:slug>/teams/<int:pk>/warnings/",
         api.WarningCreateView.as_view(),
         name="warnings",

@@ -180,6 +180,8 @@
         justDone.push(entry.request_id);
         justDoneEntries.set(entry.request_id, entry);
         if (entry.kind === "warning") say(fmt(T.warning_saved, { table: entry.table }), "ok");
+        if (entry.kind === "confirm") say(fmt(T.confirmed, { table: entry.table }), "ok");
+        if (entry.kind === "recount") say(fmt(T.recounted, { table: entry.table, n: nf.format(entry.pieces) }), "ok");
         // an undo is "Undone" only now, when the server has answered it
         if (entry.kind === "cancel" || entry.kind === "delete") {
           say(fmt(T.undone, { what: what(entry), table: entry.table }), "ok");
@@ -278,12 +280,15 @@
   function what(e) {
     const kind = e.kind === "cancel" ? e.cancels_kind : e.kind === "delete" ? "finish" : e.kind;
     if (kind === "count") return fmt(T.what_count, { n: nf.format(e.pieces) });
+    if (kind === "confirm") return fmt(T.what_confirm, { n: nf.format(e.pieces) });
     if (kind === "warning") return fmt(T.what_warning, { reason: e.reason });
     return fmt(T.what_puzzle, { n: e.puzzle });
   }
 
   function entryText(e) {
     if (e.kind === "count") return fmt(T.kind_count, { n: nf.format(e.pieces) });
+    if (e.kind === "confirm") return fmt(T.kind_confirm, { n: nf.format(e.pieces) });
+    if (e.kind === "recount") return fmt(T.kind_recount, { n: nf.format(e.pieces) });
     if (e.kind === "warning") return fmt(T.kind_warning, { reason: e.reason });
     if (e.kind === "cancel" || e.kind === "delete") return fmt(T.kind_undo, { what: what(e) });
     return fmt(T.kind_finish, { n: e.puzzle, time: hms(e.elapsed_seconds) });
@@ -530,7 +535,9 @@
       openFinish(card, fresh ? tap.ms : serverNow(), false);
       tap = null;
     } else if (action === "finish-late") openFinish(card, null, true);
-    else if (action === "count") openCount(card);
+    else if (action === "count") openCount(card, "count");
+    else if (action === "confirm-count") openCount(card, "confirm", Number(b.dataset.count));
+    else if (action === "recount") openCount(card, "recount", Number(b.dataset.count));
     else if (action === "warn") openWarn(card);
     else if (action === "undo") undo(card);
   });
@@ -644,7 +651,9 @@
     }
     const unplaced = n("count-piles") * 10 + n("count-rest");
     const loose = n("count-loose");
-    return { pieces: count.pieces - unplaced - loose, body: { unplaced, loose } };
+    // the sum as the judge counted it: "1000 − 420 − 7 − 15" (issue 15 point 14)
+    const terms = [count.pieces, n("count-piles") * 10, n("count-rest"), loose].map((x) => nf.format(x));
+    return { pieces: count.pieces - unplaced - loose, body: { unplaced, loose }, sum: terms.join(" − ") };
   }
   function countProblem(v) {
     if (v.error) return v.error;
@@ -655,24 +664,31 @@
     if (v.pieces < 0) return T.count_negative;
     if (v.pieces === 1 || v.pieces === 2) return T.count_one_two;
     if (v.pieces > count.pieces) return fmt(T.count_too_many, { pieces: nf.format(count.pieces) });
+    if (v.pieces === count.pieces) return fmt(T.count_is_finish, { pieces: nf.format(count.pieces) });
     return "";
   }
   function renderCount() {
     document.querySelectorAll(".count-fields").forEach((f) => (f.hidden = f.dataset.mode !== countMode()));
     const v = countValue();
-    $("count-result").textContent = v.error ? "" : fmt(T.count_result, { n: nf.format(v.pieces) });
+    const result = v.error ? "" : fmt(T.count_result, { n: nf.format(v.pieces) });
+    $("count-result").textContent = v.sum && result ? `${v.sum} ${result}` : result;
     const problem = v.error ? "" : countProblem(v);
     $("count-error").textContent = problem;
     $("count-result").classList.toggle("bad", !!problem);
   }
-  function openCount(card) {
+  /* mode: "count" (the first count), "confirm" (the second, blind count: the first number
+   * is never shown, DESIGN.md second_count) or "recount" (the counting judge corrects it
+   * until it is confirmed). */
+  function openCount(card, mode, countId) {
     const info = cardInfo(card);
     const p = puzzles.get(info.pos);
     if (!p) return;
-    count = Object.assign(info, { pieces: p.pieces });
+    count = Object.assign(info, { pieces: p.pieces, mode, countId });
     $("count-form").reset();
-    $("count-title").textContent = `${fmt(T.count_button, { n: info.pos })} · ${tableText(info.table)} · ${info.name}`;
+    const title = { count: T.count_button, confirm: T.confirm_button, recount: T.recount_button }[mode];
+    $("count-title").textContent = `${fmt(title, { n: info.pos })} · ${tableText(info.table)} · ${info.name}`;
     $("count-puzzle").textContent = puzzleLine(info.pos);
+    $("count-blind").hidden = mode !== "confirm";
     renderCount();
     $("count-sheet").showModal();
   }
@@ -686,10 +702,21 @@
       $("count-error").textContent = problem;
       return;
     }
+    const where = {
+      count: { kind: "count", url: cfg.urls.counts, body: Object.assign({ team: count.team }, v.body) },
+      confirm: { kind: "confirm", url: `${cfg.urls.counts}${count.countId}/confirm`, body: v.body },
+      recount: {
+        kind: "recount",
+        method: "PATCH",
+        url: `${cfg.urls.counts}${count.countId}/`,
+        body: Object.assign({ reason: T.recount_reason }, v.body),
+      },
+    }[count.mode];
     enqueue({
-      kind: "count",
-      url: cfg.urls.counts,
-      body: Object.assign({ team: count.team }, v.body),
+      kind: where.kind,
+      url: where.url,
+      method: where.method,
+      body: where.body,
       team: count.team,
       table: count.table,
       team_name: count.name,

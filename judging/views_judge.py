@@ -53,6 +53,9 @@ def _texts() -> dict:
         "spot_size": _("A spot of adjacent missing pieces has at least 2 pieces."),
         "too_many_missing": _("More pieces missing than the puzzle has."),
         "count_result": _("= %(n)s pieces count"),
+        "undo_label": _("Undo puzzle %(n)s (%(time)s)"),
+        "saved_note": _("Saved ✓ Table %(table)s · puzzle %(n)s · %(time)s · %(deducted)s"),
+        "fix_time": _("Correct the time"),
         "count_is_finish": _(
             "All %(pieces)s pieces placed is not a count: the puzzle is finished. Register it "
             "as finished with its time (R9)."

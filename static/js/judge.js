@@ -357,6 +357,42 @@
 
   /* ---- cards: pending dots and the optimistic next puzzle ---------------------------- */
   const undoesFinish = (e) => e.kind === "delete" || (e.kind === "cancel" && e.cancels_kind === "finish");
+  /* "Fortryd puslespil 2 (0:48:12)" (issue 15 point 12) */
+  function undoLabel(position, seconds) {
+    return fmt(T.undo_label, { n: position, time: hms(seconds) });
+  }
+
+  /* After "Gem", a short confirmation on the card: table, puzzle, time, pieces deducted,
+   * with its undo beside it (issue 15 point 11). Kept for SAVED_MS, across the board's swaps. */
+  const SAVED_MS = 30000;
+  const savedNotes = new Map(); // team -> {text, puzzle, elapsed, until}
+  function noteSaved(e) {
+    const deducted = e.missing.filter((n) => n === 1).length;
+    const deductText =
+      deducted === 0 ? T.deduct_none : deducted === 1 ? T.deduct_one : fmt(T.deduct_many, { n: deducted });
+    const text = fmt(T.saved_note, {
+      table: e.table,
+      n: e.puzzle,
+      time: hms(e.elapsed_seconds),
+      deducted: deductText,
+    });
+    savedNotes.set(e.team, { text, puzzle: e.puzzle, elapsed: e.elapsed_seconds, until: Date.now() + SAVED_MS });
+    setTimeout(applyOverlay, SAVED_MS + 50);
+  }
+  function showSaved(card, team, lastPos) {
+    const box = card.querySelector('[data-role="saved"]');
+    if (!box) return;
+    const note = savedNotes.get(team);
+    // a moment may pass between the outbox dropping the sent tap and the page counting it
+    // as done: only the clock ends a note, not one overlay without it
+    if (note && note.until <= Date.now()) savedNotes.delete(team);
+    const live = note && note.until > Date.now() && note.puzzle === lastPos;
+    box.hidden = !live;
+    if (!live) return;
+    box.querySelector('[data-role="saved-text"]').textContent = note.text;
+    box.querySelector('[data-role="saved-undo"]').textContent = `↶ ${undoLabel(note.puzzle, note.elapsed)}`;
+  }
+
   function applyOverlay() {
     const entries = outbox.entries();
     const done = justDone.map((id) => justDoneEntries.get(id)).filter(Boolean);
@@ -392,6 +428,9 @@
       }
       const undoing = mine.find(undoesFinish);
       const undoWaiting = waiting.find(undoesFinish);
+      // not "saved" while the server asks about it or it needs attention
+      const asked = waiting.some((e) => e.state === "confirm" || e.state === "attention");
+      showSaved(card, team, undoing || asked ? null : lastPos);
       card.dataset.pos = String(pos);
       card.dataset.effSince = String(since);
       if (card.dataset.disqualified) return;
@@ -407,8 +446,8 @@
       if (sinceLine) sinceLine.hidden = pos > total || status !== "running" || !!undoing;
       const undo = card.querySelector('[data-action="undo"]');
       if (undo) {
-        undo.hidden = !lastPos || !!undoing;
-        if (lastPos) undo.querySelector('[data-role="undo-n"]').textContent = lastPos;
+        undo.hidden = !lastPos || !!undoing || card.dataset.counted !== "";
+        if (lastPos) undo.querySelector('[data-role="undo-label"]').textContent = undoLabel(lastPos, since);
       }
       const actions = card.querySelector('[data-role="actions"]');
       const pending = card.querySelector('[data-role="pending"]');
@@ -539,7 +578,7 @@
     else if (action === "confirm-count") openCount(card, "confirm", Number(b.dataset.count));
     else if (action === "recount") openCount(card, "recount", Number(b.dataset.count));
     else if (action === "warn") openWarn(card);
-    else if (action === "undo") undo(card);
+    else if (action === "undo" || action === "undo-saved") undo(card);
   });
 
   /* Finish: the time was taken at the tap; the sheet asks for missing pieces. */
@@ -628,6 +667,10 @@
       elapsed_seconds: elapsed,
       tapped_at_ms: finish.tapMs,
       clock: sync ? { offset_ms: sync.offset_ms, rtt_ms: sync.rtt_ms, synced_at: sync.synced_at } : null,
+    }).then((e) => {
+      if (!e) return;
+      noteSaved(e);
+      applyOverlay();
     });
     $("finish-sheet").close();
   });
@@ -758,12 +801,14 @@
 
   /* A yes/no sheet. */
   let confirmAction = null;
-  function ask(title, text, yes, no, onYes, onNo) {
+  function ask(title, text, yes, no, onYes, onNo, alt) {
     $("confirm-title").textContent = title;
     $("confirm-text").textContent = text;
     $("confirm-yes").textContent = yes;
     $("confirm-no").textContent = no;
-    confirmAction = { onYes, onNo };
+    $("confirm-alt").hidden = !alt;
+    $("confirm-alt").textContent = alt ? alt.label : "";
+    confirmAction = { onYes, onNo, onAlt: alt && alt.fn };
     $("confirm-sheet").showModal();
   }
   $("confirm-form").addEventListener("submit", (ev) => {
@@ -772,6 +817,12 @@
     confirmAction = null;
     $("confirm-sheet").close();
     if (a && a.onYes) a.onYes();
+  });
+  $("confirm-alt").addEventListener("click", () => {
+    const a = confirmAction;
+    confirmAction = null;
+    $("confirm-sheet").close();
+    if (a && a.onAlt) a.onAlt();
   });
   $("confirm-no").addEventListener("click", () => {
     const a = confirmAction;
@@ -842,6 +893,20 @@
     else say(T.undo_sending, "warn");
   }
 
+  /* "Ret tiden": the asked-about tap is undone and the sheet opens again with its time
+   * editable (and its missing pieces), to be saved as a new tap. */
+  async function fixTime(e) {
+    await undoEntry(e);
+    const card = document.querySelector(`.jcard[data-team="${e.team}"]`);
+    if (!card) return;
+    applyOverlay();
+    openFinish(card, null, true);
+    finish.spots = e.missing.slice();
+    $("finish-time").value = hms(e.elapsed_seconds);
+    renderFinish();
+    $("finish-time").select();
+  }
+
   /* Plausibility (issue 4, item 5): the server asks; the judge confirms or drops it. */
   function showNextConfirm() {
     if (anyDialogOpen()) return;
@@ -856,6 +921,7 @@
         T.delete_it,
         () => outbox.confirm(e.request_id),
         () => undoEntry(e),
+        { label: T.fix_time, fn: () => fixTime(e) }, // issue 15 point 13
       );
       return;
     }

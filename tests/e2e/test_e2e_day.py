@@ -6,6 +6,7 @@ starting competition with its puzzles and the staff users are made in Python; ev
 else is done by clicking. Screenshots: tests/e2e/screenshots/day-NN-<step>.png.
 """
 
+import re
 import time
 from datetime import timedelta
 
@@ -226,7 +227,7 @@ def test_e2e_day_the_whole_championship(
     wait_until(tablet, lambda: Finish.objects.filter(team=team1).count() == 1)
     snap(tablet, "judge-second-finish")
     undo = card(tablet, 1).locator('[data-action="undo"]')
-    expect(undo).to_have_text("↶ Fortryd 1")
+    expect(undo).to_have_text(re.compile(r"^↶ Fortryd puslespil 1 \(\d:\d\d:\d\d\)$"))
     undo.click()
     expect(tablet.locator("#confirm-text")).to_have_text(
         "Fortryd registreringen af puslespil 1 ved bord 1?"

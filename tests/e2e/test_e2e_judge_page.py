@@ -57,7 +57,7 @@ def test_e2e_judge_undo_latest_with_confirmation(
     Finish.objects.create(team=teams[0], puzzle=puzzle, elapsed_seconds=1800, registered_by=judge)
     open_board(page, live_server, login, judge, running)
     undo = card(page, 1).locator('[data-action="undo"]')
-    expect(undo).to_have_text("↶ Fortryd 1")
+    expect(undo).to_have_text("↶ Fortryd puslespil 1 (0:30:00)")  # says what it undoes
     expect(card(page, 2).locator('[data-action="undo"]')).to_be_hidden()
     undo.click()
     expect(page.locator("#confirm-text")).to_have_text(

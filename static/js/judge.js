@@ -176,7 +176,9 @@
     allowed: () => (owner ? owner.claim() : true), // an active owner renews its claim
     on: {
       change: changed,
-      done(entry) {
+      done(entry, data) {
+        // the saved finish's id: its undo works before the board has been refreshed
+        if (entry.kind === "finish" && data && data.id) entry.saved_id = data.id;
         justDone.push(entry.request_id);
         justDoneEntries.set(entry.request_id, entry);
         if (entry.kind === "warning") say(fmt(T.warning_saved, { table: entry.table }), "ok");
@@ -849,8 +851,16 @@
       );
       return;
     }
-    const id = card.dataset.latestFinish;
-    const n = Number(card.dataset.latestPosition);
+    let id = card.dataset.latestFinish;
+    let n = Number(card.dataset.latestPosition);
+    const sent = justDone
+      .map((x) => justDoneEntries.get(x))
+      .filter((x) => x && x.kind === "finish" && x.team === info.team && x.saved_id)
+      .pop();
+    if (sent && sent.puzzle > (n || 0)) {
+      id = String(sent.saved_id); // answered, not yet on the refreshed board
+      n = sent.puzzle;
+    }
     if (!id) return;
     ask(T.undo_title, fmt(T.undo_confirm, { n, table: info.table }), T.yes_undo, T.no, () => {
       enqueue({

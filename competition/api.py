@@ -53,6 +53,7 @@ class CompetitionOutSerializer(serializers.ModelSerializer):
             "duration_minutes",
             "max_at_table",
             "hide_motifs",
+            "second_count",
             "check_in_deadline",
             "status",
             "final",
@@ -139,6 +140,9 @@ class CompetitionInSerializer(serializers.Serializer):
     duration_minutes = serializers.IntegerField(min_value=1, default=180)
     max_at_table = serializers.IntegerField(min_value=1, default=4)
     hide_motifs = serializers.BooleanField(default=False)
+    second_count = serializers.BooleanField(
+        default=True, help_text="Every count needs a second, blind count before finalise."
+    )
 
 
 class PuzzleInSerializer(serializers.Serializer):

@@ -85,6 +85,8 @@ class Competition(models.Model):
     hide_motifs = models.BooleanField(
         _("hide the motifs on public pages until the start"), default=False
     )
+    # DESIGN.md `second_count`: every count needs a second, blind count before finalise.
+    second_count = models.BooleanField(_("every count is checked by a second judge"), default=True)
     # The clock (R4, R10): started by an admin; ends by itself at start + duration.
     started_at = models.DateTimeField(_("clock started"), null=True, blank=True)
     stopped_at = models.DateTimeField(_("clock stopped early"), null=True, blank=True)

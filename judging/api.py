@@ -27,6 +27,7 @@ from competition.services import clock_correct, clock_start, clock_stop, clock_s
 from judging.models import Count, Finish, Warning
 from judging.services import (
     IdempotencyConflict,
+    count_confirm,
     count_correct,
     count_record,
     count_sentence,
@@ -116,6 +117,9 @@ class FinishOutSerializer(serializers.ModelSerializer):
 class CountOutSerializer(serializers.ModelSerializer):
     puzzle = serializers.IntegerField(source="puzzle.position", help_text="Its position.")
     registered_by = serializers.CharField(source="registered_by.username", default=None)
+    confirmed = serializers.SerializerMethodField(
+        help_text="A second, blind count (or the head judge) confirmed it (`second_count`)."
+    )
 
     class Meta:
         model = Count
@@ -129,7 +133,11 @@ class CountOutSerializer(serializers.ModelSerializer):
             "registered_by",
             "registered_at",
             "request_id",
+            "confirmed",
         ]
+
+    def get_confirmed(self, count) -> bool:
+        return count.confirmed_at is not None
 
 
 class WarningOutSerializer(serializers.ModelSerializer):
@@ -266,6 +274,16 @@ class CountPatchSerializer(serializers.Serializer):
 
     def validate(self, data):
         return _count_fields(data, recording=False)
+
+
+class CountConfirmInSerializer(serializers.Serializer):
+    pieces = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    unplaced = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    loose = serializers.IntegerField(min_value=0, default=0)
+    request_id = serializers.UUIDField(required=False, allow_null=True)
+
+    def validate(self, data):
+        return _count_fields(data, recording=True)
 
 
 class ClockStartInSerializer(serializers.Serializer):
@@ -528,7 +546,9 @@ class CountDetailView(_CompetitionAPIView):
     @extend_schema(
         request=CountPatchSerializer,
         responses={200: CountOutSerializer, 400: _INVALID, 409: _REFUSED},
-        description="Correct a count with a `reason` (judge, admin). Refused (409): `final`.",
+        description="Correct a count with a `reason` (judge, admin). Refused (409): `final`, "
+        "`count_confirmed` (a judge, once a second count confirmed it). The head judge's "
+        "correction confirms the count (`second_count`).",
     )
     def patch(self, request, slug, pk):
         count = get_object_or_404(Count, pk=pk, team__competition__slug=slug)
@@ -536,6 +556,38 @@ class CountDetailView(_CompetitionAPIView):
         count = count_correct(count=count, by=request.user, **data)
         count = Count.objects.select_related("puzzle", "registered_by").get(pk=count.pk)
         return Response(CountOutSerializer(count).data)
+
+
+class CountConfirmView(_CompetitionAPIView):
+    permission_classes = [IsJudge]
+
+    @extend_schema(
+        request=CountConfirmInSerializer,
+        responses={200: CountOutSerializer, 400: _INVALID, 409: _REFUSED, 422: _CONFLICT},
+        description="The second, blind count (`second_count`; a judge who did not count, or "
+        "an admin): `{pieces}` or `{unplaced, loose}`. Equal: 200, the count confirmed. "
+        "Different: 409 `count_differs` with `first` and `second`, and the team is flagged for "
+        "a recount (the head judge's PATCH of the count settles it). Refused (409) also: "
+        "`final`, `already_confirmed`, `own_count`, `undone`. The same `request_id` again "
+        "answers the same.",
+    )
+    def post(self, request, slug, pk):
+        count = get_object_or_404(Count, pk=pk, team__competition__slug=slug)
+        data = self.read(CountConfirmInSerializer)
+        count = count_confirm(
+            count=count,
+            by=request.user,
+            pieces=data.get("pieces"),
+            unplaced=data.get("unplaced"),
+            loose=data["loose"],
+            request_id=data.get("request_id"),
+        )
+        replayed = count.replayed
+        count = Count.objects.select_related("puzzle", "registered_by").get(pk=count.pk)
+        response = Response(CountOutSerializer(count).data)
+        if replayed:
+            response["Idempotent-Replayed"] = "true"
+        return response
 
 
 class _TeamActionView(_CompetitionAPIView):

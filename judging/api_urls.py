@@ -32,6 +32,11 @@ urlpatterns = [
         name="tablet-heartbeat",
     ),
     path(
+        "competitions/<slug:slug>/counts/<id:pk>/confirm",
+        api.CountConfirmView.as_view(),
+        name="count-confirm",
+    ),
+    path(
         "competitions/<slug:slug>/teams/<id:pk>/warnings/",
         api.WarningCreateView.as_view(),
         name="warnings",

@@ -56,6 +56,14 @@ class Count(models.Model):
     )
     registered_at = models.DateTimeField(auto_now_add=True)
     request_id = models.UUIDField(null=True, blank=True, unique=True)
+    # The second, blind count (DESIGN.md `second_count`): confirmed when it is equal, or
+    # when the head judge settles a difference by correcting the count.
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
+    # The last second count that differed (both numbers are shown; a recount is asked).
+    second_pieces = models.PositiveIntegerField(_("second count"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("count")
@@ -104,6 +112,7 @@ class RequestId(models.Model):
         FINISH = "finish", _("finish")
         COUNT = "count", _("count")
         WARNING = "warning", _("warning")
+        CONFIRM = "confirm", _("second count")
 
     class Outcome(models.TextChoices):
         CREATED = "created", _("created")

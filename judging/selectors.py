@@ -25,6 +25,12 @@ class BoardCard:
     latest_finish_position: int | None
     counted: int | None  # placed pieces of the count, once counted
     warnings: int
+    # The second count (DESIGN.md `second_count`): the count's id and who counted it, and
+    # whether it waits for a second count (`unconfirmed`) or the two counts differ.
+    count_id: int | None = None
+    counted_by: int | None = None
+    unconfirmed: bool = False
+    counts_differ: bool = False
 
     @property
     def all_finished(self) -> bool:
@@ -87,6 +93,10 @@ def judge_board(competition: Competition, *, tables: list[int] | None = None) ->
                 latest_finish_position=position,
                 counted=count.pieces if count else None,
                 warnings=team.warning_total,
+                count_id=count.pk if count else None,
+                counted_by=count.registered_by_id if count else None,
+                unconfirmed=bool(count and competition.second_count and count.confirmed_at is None),
+                counts_differ=bool(count and count.second_pieces is not None),
             )
         )
     return cards

@@ -53,6 +53,21 @@ def _texts() -> dict:
         "spot_size": _("A spot of adjacent missing pieces has at least 2 pieces."),
         "too_many_missing": _("More pieces missing than the puzzle has."),
         "count_result": _("= %(n)s pieces count"),
+        "undo_label": _("Undo puzzle %(n)s (%(time)s)"),
+        "saved_note": _("Saved ✓ Table %(table)s · puzzle %(n)s · %(time)s · %(deducted)s"),
+        "fix_time": _("Correct the time"),
+        "count_is_finish": _(
+            "All %(pieces)s pieces placed is not a count: the puzzle is finished. Register it "
+            "as finished with its time (R9)."
+        ),
+        "confirm_button": _("Second count of puzzle %(n)s"),
+        "recount_button": _("Correct the count of puzzle %(n)s"),
+        "recount_reason": _("Corrected on the tablet by the judge who counted."),
+        "confirmed": _("Table %(table)s: the two counts agree; the count is confirmed ✓"),
+        "recounted": _("Table %(table)s: the count is corrected to %(n)s pieces."),
+        "what_confirm": _("the second count of %(n)s pieces"),
+        "kind_confirm": _("Second count: %(n)s pieces"),
+        "kind_recount": _("Corrected count: %(n)s pieces"),
         "count_one_two": _("1 or 2 pieces do not count: a group needs at least 3 pieces (R9)."),
         "count_too_many": _("The puzzle has only %(pieces)s pieces."),
         "count_negative": _("More unplaced and loose pieces than the puzzle has."),

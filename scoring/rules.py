@@ -60,6 +60,7 @@ __all__ = [
     "Sheet",
     "Standing",
     "check_count",
+    "check_second_count",
     "deducted",
     "format_duration",
     "format_hms",
@@ -158,6 +159,17 @@ def check_count(pieces_of_puzzle: int, counted: int) -> int:
             "register the puzzle as finished.",
         )
     return counted
+
+
+def check_second_count(first: int, second: int) -> int:
+    """DESIGN.md `second_count` (R9): a second judge's blind count confirms the first only
+    when the two are equal; returns it. Different numbers ask for a recount."""
+    if first != second:
+        raise RuleViolation(
+            "count_differs",
+            f"The second count ({second}) differs from the first ({first}): count again.",
+        )
+    return first
 
 
 def standings(puzzles: Sequence[Puzzle], sheets: Sequence[Sheet]) -> list[Standing]:

@@ -119,6 +119,7 @@ def competition_create(
     max_at_table: int = 4,
     venue: str = "",
     hide_motifs: bool = False,
+    second_count: bool = True,
 ) -> Competition:
     """Create a competition in setup (no puzzles yet; add them with puzzle_add)."""
     _validate_slug(slug)
@@ -130,6 +131,7 @@ def competition_create(
         max_at_table=max_at_table,
         venue=venue,
         hide_motifs=hide_motifs,
+        second_count=second_count,
     )
     competition.full_clean()
     competition.save()

@@ -3,6 +3,7 @@
 Import from here: `from judging.services import finish_register, objection_resolve`.
 """
 
+from judging.services.counts import *  # noqa: F403
 from judging.services.finishes import *  # noqa: F403
 from judging.services.objections import *  # noqa: F403
 from judging.services.requests import *  # noqa: F403

@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy
 from competition.errors import Refusal, ensure_not_final
 from competition.locking import lock_team
 from competition.models import Competition, Puzzle, Team
+from competition.roles import ADMIN, has_role
 from judging.audit import audit_record
 from judging.models import Count, Finish, RequestId, Warning
 from judging.services import requests as request_ids
@@ -586,12 +587,25 @@ def count_correct(
     ensure_not_final(competition)
     count = Count.objects.select_related("puzzle").get(pk=count.pk)
     before = _count_dict(count)
+    # DESIGN.md `second_count`: a judge corrects a count until it is confirmed; the head
+    # judge's correction settles it (confirmed, a difference cleared).
+    settles = competition.second_count and has_role(by, ADMIN)
+    if competition.second_count and count.confirmed_at is not None and not settles:
+        raise Refusal(
+            "count_confirmed",
+            _("%(team)s's count is confirmed; only the head judge can correct it now.")
+            % {"team": team.name},
+        )
     if pieces is None and unplaced is None:
         if loose is None or count.unplaced is None:
             raise ValidationError({"pieces": _("Give the corrected count.")})
         unplaced = count.unplaced
     count.pieces, count.unplaced, count.loose = _placed(count.puzzle, pieces, unplaced, loose)
-    count.save(update_fields=["pieces", "unplaced", "loose"])
+    fields = ["pieces", "unplaced", "loose"]
+    if settles:
+        count.confirmed_by, count.confirmed_at, count.second_pieces = by, timezone.now(), None
+        fields += ["confirmed_by", "confirmed_at", "second_pieces"]
+    count.save(update_fields=fields)
     audit_record(
         competition=competition,
         user=by,

@@ -23,6 +23,7 @@ from competition.models import Competition, Team
 from judging.audit import audit_record
 from judging.models import Count, Finish, Objection, Tablet
 from judging.services import finishes as finish_services
+from judging.services.counts import counts_unconfirmed
 from judging.services.tablets import tablets_waiting
 
 __all__ = [
@@ -287,6 +288,17 @@ def competition_finalise(
             "counts_missing",
             _("Counts are missing for: %(names)s.") % {"names": names},
             teams=[_team_dict(t) for t in teams],
+        )
+    unconfirmed = counts_unconfirmed(competition)  # DESIGN.md `second_count`
+    if unconfirmed:
+        names = ", ".join(
+            _("%(name)s (table %(table)d)") % {"name": t.name, "table": t.table}
+            for t in unconfirmed
+        )
+        raise Refusal(
+            "counts_unconfirmed",
+            _("Counts wait for a second count: %(names)s.") % {"names": names},
+            teams=[_team_dict(t) for t in unconfirmed],
         )
     before = {"finalised_at": None}
     competition.finalised_at = now

@@ -182,6 +182,13 @@ def _cancel(competition: Competition, request_id: UUID, by) -> str:
     if row.outcome != Outcome.CREATED:
         return DELETED
     ensure_not_final(competition_locked)
+    if row.kind == RequestId.Kind.CONFIRM:
+        from judging.services.counts import confirm_cancel
+
+        confirm_cancel(row, team, competition_locked, by)
+        row.outcome = Outcome.CANCELLED
+        row.save(update_fields=["outcome", "changed_at"])
+        return DELETED
     model = MODEL[row.kind]
     record = model.objects.select_related(*_RELATED[model]).filter(request_id=request_id).first()
     if record is not None:

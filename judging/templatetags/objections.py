@@ -4,6 +4,7 @@ from django import template
 from django.utils import timezone
 
 from judging.models import Objection
+from judging.services.counts import counts_unconfirmed
 from judging.services.objections import finalise_blockers
 from scoring.rules import format_hms
 
@@ -59,4 +60,7 @@ def _blockers(competition, now) -> list[dict]:
         )
     if found["counts_missing"]:
         out.append({"code": "counts_missing", "teams": found["counts_missing"]})
+    unconfirmed = counts_unconfirmed(competition)  # DESIGN.md `second_count`
+    if unconfirmed:
+        out.append({"code": "counts_unconfirmed", "teams": unconfirmed})
     return out

@@ -176,10 +176,14 @@
     allowed: () => (owner ? owner.claim() : true), // an active owner renews its claim
     on: {
       change: changed,
-      done(entry) {
+      done(entry, data) {
+        // the saved finish's id: its undo works before the board has been refreshed
+        if (entry.kind === "finish" && data && data.id) entry.saved_id = data.id;
         justDone.push(entry.request_id);
         justDoneEntries.set(entry.request_id, entry);
         if (entry.kind === "warning") say(fmt(T.warning_saved, { table: entry.table }), "ok");
+        if (entry.kind === "confirm") say(fmt(T.confirmed, { table: entry.table }), "ok");
+        if (entry.kind === "recount") say(fmt(T.recounted, { table: entry.table, n: nf.format(entry.pieces) }), "ok");
         // an undo is "Undone" only now, when the server has answered it
         if (entry.kind === "cancel" || entry.kind === "delete") {
           say(fmt(T.undone, { what: what(entry), table: entry.table }), "ok");
@@ -278,12 +282,15 @@
   function what(e) {
     const kind = e.kind === "cancel" ? e.cancels_kind : e.kind === "delete" ? "finish" : e.kind;
     if (kind === "count") return fmt(T.what_count, { n: nf.format(e.pieces) });
+    if (kind === "confirm") return fmt(T.what_confirm, { n: nf.format(e.pieces) });
     if (kind === "warning") return fmt(T.what_warning, { reason: e.reason });
     return fmt(T.what_puzzle, { n: e.puzzle });
   }
 
   function entryText(e) {
     if (e.kind === "count") return fmt(T.kind_count, { n: nf.format(e.pieces) });
+    if (e.kind === "confirm") return fmt(T.kind_confirm, { n: nf.format(e.pieces) });
+    if (e.kind === "recount") return fmt(T.kind_recount, { n: nf.format(e.pieces) });
     if (e.kind === "warning") return fmt(T.kind_warning, { reason: e.reason });
     if (e.kind === "cancel" || e.kind === "delete") return fmt(T.kind_undo, { what: what(e) });
     return fmt(T.kind_finish, { n: e.puzzle, time: hms(e.elapsed_seconds) });
@@ -352,6 +359,42 @@
 
   /* ---- cards: pending dots and the optimistic next puzzle ---------------------------- */
   const undoesFinish = (e) => e.kind === "delete" || (e.kind === "cancel" && e.cancels_kind === "finish");
+  /* "Fortryd puslespil 2 (0:48:12)" (issue 15 point 12) */
+  function undoLabel(position, seconds) {
+    return fmt(T.undo_label, { n: position, time: hms(seconds) });
+  }
+
+  /* After "Gem", a short confirmation on the card: table, puzzle, time, pieces deducted,
+   * with its undo beside it (issue 15 point 11). Kept for SAVED_MS, across the board's swaps. */
+  const SAVED_MS = 30000;
+  const savedNotes = new Map(); // team -> {text, puzzle, elapsed, until}
+  function noteSaved(e) {
+    const deducted = e.missing.filter((n) => n === 1).length;
+    const deductText =
+      deducted === 0 ? T.deduct_none : deducted === 1 ? T.deduct_one : fmt(T.deduct_many, { n: deducted });
+    const text = fmt(T.saved_note, {
+      table: e.table,
+      n: e.puzzle,
+      time: hms(e.elapsed_seconds),
+      deducted: deductText,
+    });
+    savedNotes.set(e.team, { text, puzzle: e.puzzle, elapsed: e.elapsed_seconds, until: Date.now() + SAVED_MS });
+    setTimeout(applyOverlay, SAVED_MS + 50);
+  }
+  function showSaved(card, team, lastPos) {
+    const box = card.querySelector('[data-role="saved"]');
+    if (!box) return;
+    const note = savedNotes.get(team);
+    // a moment may pass between the outbox dropping the sent tap and the page counting it
+    // as done: only the clock ends a note, not one overlay without it
+    if (note && note.until <= Date.now()) savedNotes.delete(team);
+    const live = note && note.until > Date.now() && note.puzzle === lastPos;
+    box.hidden = !live;
+    if (!live) return;
+    box.querySelector('[data-role="saved-text"]').textContent = note.text;
+    box.querySelector('[data-role="saved-undo"]').textContent = `↶ ${undoLabel(note.puzzle, note.elapsed)}`;
+  }
+
   function applyOverlay() {
     const entries = outbox.entries();
     const done = justDone.map((id) => justDoneEntries.get(id)).filter(Boolean);
@@ -387,6 +430,9 @@
       }
       const undoing = mine.find(undoesFinish);
       const undoWaiting = waiting.find(undoesFinish);
+      // not "saved" while the server asks about it or it needs attention
+      const asked = waiting.some((e) => e.state === "confirm" || e.state === "attention");
+      showSaved(card, team, undoing || asked ? null : lastPos);
       card.dataset.pos = String(pos);
       card.dataset.effSince = String(since);
       if (card.dataset.disqualified) return;
@@ -402,8 +448,8 @@
       if (sinceLine) sinceLine.hidden = pos > total || status !== "running" || !!undoing;
       const undo = card.querySelector('[data-action="undo"]');
       if (undo) {
-        undo.hidden = !lastPos || !!undoing;
-        if (lastPos) undo.querySelector('[data-role="undo-n"]').textContent = lastPos;
+        undo.hidden = !lastPos || !!undoing || card.dataset.counted !== "";
+        if (lastPos) undo.querySelector('[data-role="undo-label"]').textContent = undoLabel(lastPos, since);
       }
       const actions = card.querySelector('[data-role="actions"]');
       const pending = card.querySelector('[data-role="pending"]');
@@ -530,9 +576,11 @@
       openFinish(card, fresh ? tap.ms : serverNow(), false);
       tap = null;
     } else if (action === "finish-late") openFinish(card, null, true);
-    else if (action === "count") openCount(card);
+    else if (action === "count") openCount(card, "count");
+    else if (action === "confirm-count") openCount(card, "confirm", Number(b.dataset.count));
+    else if (action === "recount") openCount(card, "recount", Number(b.dataset.count));
     else if (action === "warn") openWarn(card);
-    else if (action === "undo") undo(card);
+    else if (action === "undo" || action === "undo-saved") undo(card);
   });
 
   /* Finish: the time was taken at the tap; the sheet asks for missing pieces. */
@@ -621,6 +669,10 @@
       elapsed_seconds: elapsed,
       tapped_at_ms: finish.tapMs,
       clock: sync ? { offset_ms: sync.offset_ms, rtt_ms: sync.rtt_ms, synced_at: sync.synced_at } : null,
+    }).then((e) => {
+      if (!e) return;
+      noteSaved(e);
+      applyOverlay();
     });
     $("finish-sheet").close();
   });
@@ -644,7 +696,9 @@
     }
     const unplaced = n("count-piles") * 10 + n("count-rest");
     const loose = n("count-loose");
-    return { pieces: count.pieces - unplaced - loose, body: { unplaced, loose } };
+    // the sum as the judge counted it: "1000 − 420 − 7 − 15" (issue 15 point 14)
+    const terms = [count.pieces, n("count-piles") * 10, n("count-rest"), loose].map((x) => nf.format(x));
+    return { pieces: count.pieces - unplaced - loose, body: { unplaced, loose }, sum: terms.join(" − ") };
   }
   function countProblem(v) {
     if (v.error) return v.error;
@@ -655,24 +709,31 @@
     if (v.pieces < 0) return T.count_negative;
     if (v.pieces === 1 || v.pieces === 2) return T.count_one_two;
     if (v.pieces > count.pieces) return fmt(T.count_too_many, { pieces: nf.format(count.pieces) });
+    if (v.pieces === count.pieces) return fmt(T.count_is_finish, { pieces: nf.format(count.pieces) });
     return "";
   }
   function renderCount() {
     document.querySelectorAll(".count-fields").forEach((f) => (f.hidden = f.dataset.mode !== countMode()));
     const v = countValue();
-    $("count-result").textContent = v.error ? "" : fmt(T.count_result, { n: nf.format(v.pieces) });
+    const result = v.error ? "" : fmt(T.count_result, { n: nf.format(v.pieces) });
+    $("count-result").textContent = v.sum && result ? `${v.sum} ${result}` : result;
     const problem = v.error ? "" : countProblem(v);
     $("count-error").textContent = problem;
     $("count-result").classList.toggle("bad", !!problem);
   }
-  function openCount(card) {
+  /* mode: "count" (the first count), "confirm" (the second, blind count: the first number
+   * is never shown, DESIGN.md second_count) or "recount" (the counting judge corrects it
+   * until it is confirmed). */
+  function openCount(card, mode, countId) {
     const info = cardInfo(card);
     const p = puzzles.get(info.pos);
     if (!p) return;
-    count = Object.assign(info, { pieces: p.pieces });
+    count = Object.assign(info, { pieces: p.pieces, mode, countId });
     $("count-form").reset();
-    $("count-title").textContent = `${fmt(T.count_button, { n: info.pos })} · ${tableText(info.table)} · ${info.name}`;
+    const title = { count: T.count_button, confirm: T.confirm_button, recount: T.recount_button }[mode];
+    $("count-title").textContent = `${fmt(title, { n: info.pos })} · ${tableText(info.table)} · ${info.name}`;
     $("count-puzzle").textContent = puzzleLine(info.pos);
+    $("count-blind").hidden = mode !== "confirm";
     renderCount();
     $("count-sheet").showModal();
   }
@@ -686,10 +747,21 @@
       $("count-error").textContent = problem;
       return;
     }
+    const where = {
+      count: { kind: "count", url: cfg.urls.counts, body: Object.assign({ team: count.team }, v.body) },
+      confirm: { kind: "confirm", url: `${cfg.urls.counts}${count.countId}/confirm`, body: v.body },
+      recount: {
+        kind: "recount",
+        method: "PATCH",
+        url: `${cfg.urls.counts}${count.countId}/`,
+        body: Object.assign({ reason: T.recount_reason }, v.body),
+      },
+    }[count.mode];
     enqueue({
-      kind: "count",
-      url: cfg.urls.counts,
-      body: Object.assign({ team: count.team }, v.body),
+      kind: where.kind,
+      url: where.url,
+      method: where.method,
+      body: where.body,
       team: count.team,
       table: count.table,
       team_name: count.name,
@@ -731,12 +803,14 @@
 
   /* A yes/no sheet. */
   let confirmAction = null;
-  function ask(title, text, yes, no, onYes, onNo) {
+  function ask(title, text, yes, no, onYes, onNo, alt) {
     $("confirm-title").textContent = title;
     $("confirm-text").textContent = text;
     $("confirm-yes").textContent = yes;
     $("confirm-no").textContent = no;
-    confirmAction = { onYes, onNo };
+    $("confirm-alt").hidden = !alt;
+    $("confirm-alt").textContent = alt ? alt.label : "";
+    confirmAction = { onYes, onNo, onAlt: alt && alt.fn };
     $("confirm-sheet").showModal();
   }
   $("confirm-form").addEventListener("submit", (ev) => {
@@ -745,6 +819,12 @@
     confirmAction = null;
     $("confirm-sheet").close();
     if (a && a.onYes) a.onYes();
+  });
+  $("confirm-alt").addEventListener("click", () => {
+    const a = confirmAction;
+    confirmAction = null;
+    $("confirm-sheet").close();
+    if (a && a.onAlt) a.onAlt();
   });
   $("confirm-no").addEventListener("click", () => {
     const a = confirmAction;
@@ -771,8 +851,16 @@
       );
       return;
     }
-    const id = card.dataset.latestFinish;
-    const n = Number(card.dataset.latestPosition);
+    let id = card.dataset.latestFinish;
+    let n = Number(card.dataset.latestPosition);
+    const sent = justDone
+      .map((x) => justDoneEntries.get(x))
+      .filter((x) => x && x.kind === "finish" && x.team === info.team && x.saved_id)
+      .pop();
+    if (sent && sent.puzzle > (n || 0)) {
+      id = String(sent.saved_id); // answered, not yet on the refreshed board
+      n = sent.puzzle;
+    }
     if (!id) return;
     ask(T.undo_title, fmt(T.undo_confirm, { n, table: info.table }), T.yes_undo, T.no, () => {
       enqueue({
@@ -815,6 +903,20 @@
     else say(T.undo_sending, "warn");
   }
 
+  /* "Ret tiden": the asked-about tap is undone and the sheet opens again with its time
+   * editable (and its missing pieces), to be saved as a new tap. */
+  async function fixTime(e) {
+    await undoEntry(e);
+    const card = document.querySelector(`.jcard[data-team="${e.team}"]`);
+    if (!card) return;
+    applyOverlay();
+    openFinish(card, null, true);
+    finish.spots = e.missing.slice();
+    $("finish-time").value = hms(e.elapsed_seconds);
+    renderFinish();
+    $("finish-time").select();
+  }
+
   /* Plausibility (issue 4, item 5): the server asks; the judge confirms or drops it. */
   function showNextConfirm() {
     if (anyDialogOpen()) return;
@@ -829,6 +931,7 @@
         T.delete_it,
         () => outbox.confirm(e.request_id),
         () => undoEntry(e),
+        { label: T.fix_time, fn: () => fixTime(e) }, // issue 15 point 13
       );
       return;
     }

@@ -386,7 +386,7 @@
       return full;
     }
 
-    /* entry: {kind: finish|count|warning|cancel|delete, url, method?, body, ...whatever
+    /* entry: {kind: finish|count|confirm|recount|warning|cancel|delete, url, method?, body, ...whatever
      * the page wants to remember}. Written first (under the lock), then flushed. Resolves to
      * the stored entry; rejects (not_owner) in a tab that does not own the outbox. */
     function enqueue(entry) {

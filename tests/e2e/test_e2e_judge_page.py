@@ -57,7 +57,7 @@ def test_e2e_judge_undo_latest_with_confirmation(
     Finish.objects.create(team=teams[0], puzzle=puzzle, elapsed_seconds=1800, registered_by=judge)
     open_board(page, live_server, login, judge, running)
     undo = card(page, 1).locator('[data-action="undo"]')
-    expect(undo).to_have_text("↶ Fortryd 1")
+    expect(undo).to_have_text("↶ Fortryd puslespil 1 (0:30:00)")  # says what it undoes
     expect(card(page, 2).locator('[data-action="undo"]')).to_be_hidden()
     undo.click()
     expect(page.locator("#confirm-text")).to_have_text(
@@ -117,7 +117,8 @@ def test_e2e_judge_count_after_the_end(page, live_server, login, judge, competit
     page.fill("#count-piles", "31")
     page.fill("#count-rest", "4")
     page.fill("#count-loose", "6")
-    expect(page.locator("#count-result")).to_have_text("= 680 brikker tælles")
+    # the sum as counted (issue 15 point 14): puzzle − piles of 10 − rest − loose
+    expect(page.locator("#count-result")).to_have_text("1.000 − 310 − 4 − 6 = 680 brikker tælles")
     shot(page, "count-form")
     page.locator('.segmented span:text-is("Lagte brikker")').click()
     page.fill("#count-pieces", "2")
@@ -128,11 +129,17 @@ def test_e2e_judge_count_after_the_end(page, live_server, login, judge, competit
     expect(page.locator("#count-sheet")).to_be_visible()
     page.fill("#count-pieces", "1001")
     expect(page.locator("#count-error")).to_have_text("Puslespillet har kun 1.000 brikker.")
+    page.fill("#count-pieces", "1000")  # every piece placed is a finish, not a count (R9)
+    expect(page.locator("#count-error")).to_contain_text(
+        "Alle 1.000 brikker lagt er ikke en optælling: puslespillet er færdigt."
+    )
+    page.locator("#count-save").click()  # refused before sending
+    expect(page.locator("#count-sheet")).to_be_visible()
     shot(page, "count-refused")
     page.wait_for_timeout(300)
     assert Count.objects.count() == 0
     page.locator('.segmented span:text-is("Ulagte brikker")').click()
-    expect(page.locator("#count-result")).to_have_text("= 680 brikker tælles")
+    expect(page.locator("#count-result")).to_have_text("1.000 − 310 − 4 − 6 = 680 brikker tælles")
     page.locator("#count-save").click()
     expect(page.locator("#outbox-pill")).to_have_text("Alt sendt ✓")
     wait_until(page, lambda: Count.objects.count() == 1)

@@ -774,3 +774,59 @@ test("a tap counts in the pill from the moment it is made, while it waits for th
   assert.deepEqual(JSON.parse(storage.getItem("k")).map((e) => e.request_id), [entry.request_id]);
   assert.equal(outbox.summary().total, 1);
 });
+
+// The second, blind count (issue 14 item 3): kind `confirm` through the outbox.
+const confirmCount = (count, pieces) => ({
+  kind: "confirm",
+  url: `/api/v1/competitions/dm/counts/${count}/confirm`,
+  body: { pieces },
+  team: 4,
+  table: 4,
+  pieces,
+});
+
+test("a confirm waits offline and is resent with the same request_id until it is answered", async () => {
+  const h = harness([new TypeError("offline"), response(200, { id: 9, confirmed: true })]);
+  const entry = await h.outbox.enqueue(confirmCount(9, 420));
+  await settle();
+  assert.equal(h.stored()[0].kind, "confirm");
+  assert.equal(h.outbox.summary().waiting, 1);
+  await h.outbox.sendNow();
+  assert.equal(h.calls.length, 2);
+  for (const call of h.calls) {
+    assert.equal(call.url, "/api/v1/competitions/dm/counts/9/confirm");
+    assert.equal(call.init.method, "POST");
+    assert.deepEqual(call.body, { pieces: 420, request_id: entry.request_id });
+  }
+  assert.deepEqual(h.stored(), []);
+  assert.equal(h.events.done[0][0].kind, "confirm");
+  assert.equal(h.events.done[0][1].confirmed, true);
+});
+
+test("a confirm answered 409 count_differs is done and told with both numbers, not retried", async () => {
+  const detail = "Tællingerne er forskellige: 420 og 410 brikker.";
+  const h = harness([response(409, { code: "count_differs", detail, first: 420, second: 410 })]);
+  await h.outbox.enqueue(confirmCount(9, 410));
+  await settle();
+  assert.equal(h.calls.length, 1);
+  assert.deepEqual(h.stored(), []);
+  const [entry, data] = h.events.message[0];
+  assert.equal(entry.kind, "confirm");
+  assert.deepEqual([data.code, data.first, data.second], ["count_differs", 420, 410]);
+  assert.equal(h.timers.length, 0, "no retry scheduled");
+});
+
+test("a correction of the count (kind recount) is a PATCH with its request_id", async () => {
+  const h = harness([response(200, { id: 9, pieces: 430 })]);
+  await h.outbox.enqueue({
+    kind: "recount",
+    method: "PATCH",
+    url: "/api/v1/competitions/dm/counts/9/",
+    body: { pieces: 430, reason: "Rettet" },
+    pieces: 430,
+  });
+  await settle();
+  assert.equal(h.calls[0].init.method, "PATCH");
+  assert.equal(h.calls[0].body.pieces, 430);
+  assert.equal(h.events.done[0][0].kind, "recount");
+});

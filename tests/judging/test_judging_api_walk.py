@@ -105,7 +105,15 @@ def test_the_api_walk(api_as, admin_user, desk, judge):
     refused(count({"team": ids["A"], "pieces": 310}), "already_counted")
     assert count({"team": ids["C"], "pieces": 2}).status_code == 400
 
+    # second_count is on by default: every count is counted again, blind, by another judge
+    # (or the head judge); finalise waits for it (DESIGN.md).
+    counts = {c.team.name: c.pk for c in Count.objects.select_related("team")}
+    refused(judging.post(f"{url}/counts/{counts['A']}/confirm", {"pieces": 300}), "own_count")
     admin = api_as(admin_user)
+    refused(admin.post(f"{url}/finalise", {}), "counts_unconfirmed")
+    ok(admin.post(f"{url}/counts/{counts['A']}/confirm", {"pieces": 300}))
+    ok(admin.post(f"{url}/counts/{counts['B']}/confirm", {"unplaced": 695, "loose": 6}))
+    ok(admin.post(f"{url}/counts/{counts['C']}/confirm", {"pieces": 0}))
     ok(admin.post(f"{url}/finalise", {}))
     refused(finish("C", 2, 5000), "final")
     refused(admin.post(f"{url}/teams/{ids['D']}/reinstate", {}), "final")

@@ -117,6 +117,13 @@ ROUTES = [
     ),
     (
         "POST",
+        f"/api/v1/competitions/{S}/counts/{{count}}/confirm",
+        {"pieces": 40},
+        STAFF_JUDGE,
+        200,
+    ),
+    (
+        "POST",
         f"/api/v1/competitions/{S}/teams/{{team}}/disqualify",
         {"reason": "hjælp udefra"},
         ONLY_ADMIN,
@@ -422,6 +429,21 @@ def test_permission_matrix(client, world, method, path, body, allowed, ok, role)
     else:
         assert status == 403, f"{role} got {status}"
     assert not changed, "a refused request changed the database"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("role", "expected"), [(ANON, 403), (DESK, 403), (JUDGE, 200), (ADMIN, 200)]
+)
+def test_count_confirm_exact_statuses(client, world, role, expected):
+    """The second count (issue 14): a judge or an admin confirms an equal count (200)."""
+    users, ids = world
+    if users[role] is not None:
+        client.force_login(users[role])
+    path = f"/api/v1/competitions/{S}/counts/{ids['count']}/confirm"
+    response = call(client, "POST", path, {"pieces": 40}, api=True)
+    assert response.status_code == expected
+    assert Count.objects.get(pk=ids["count"]).confirmed_at is not None or expected != 200
 
 
 def _routes(patterns, prefix=""):

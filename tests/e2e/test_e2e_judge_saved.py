@@ -1,0 +1,87 @@
+"""After "Gem" the card says what was saved, with its undo beside it; the undo says what it
+undoes; "Er tiden rigtig?" also offers "Ret tiden" (issue 15 points 11-13), at 768x1024."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from judging.models import Finish
+from tests.e2e.test_e2e_judge_outbox import card, open_board, seconds, wait_until
+
+pytestmark = pytest.mark.e2e
+
+
+def started(competition, minutes_ago):
+    competition.started_at = timezone.now() - timedelta(minutes=minutes_ago)
+    competition.save()
+    return competition
+
+
+def test_e2e_saved_confirmation_on_the_card_with_its_undo(
+    page, live_server, login, judge, competition, teams, shot
+):
+    started(competition, 90)
+    open_board(page, live_server, login, judge, competition)
+    card(page, 1).locator('[data-action="finish"]').click()
+    time_taken = page.input_value("#finish-time")
+    page.locator("#add-lone").click()
+    page.locator("#finish-save").click()
+    saved = card(page, 1).locator('[data-role="saved"]')
+    expect(saved).to_be_visible()
+    expect(saved.locator('[data-role="saved-text"]')).to_have_text(
+        f"Gemt ✓ Bord 1 · puslespil 1 · {time_taken} · 1 brik trækkes fra"
+    )
+    undo = saved.get_by_role("button")
+    expect(undo).to_have_text(f"↶ Fortryd puslespil 1 ({time_taken})")
+    wait_until(page, lambda: Finish.objects.count() == 1)
+    # the board's refresh (htmx swap) keeps the confirmation
+    page.wait_for_timeout(5500)
+    expect(saved).to_be_visible()
+    expect(card(page, 1).locator('[data-action="undo"]')).to_have_text(
+        f"↶ Fortryd puslespil 1 ({time_taken})"
+    )
+    shot(page, "saved-confirmation")
+    undo.click()
+    expect(page.locator("#confirm-text")).to_have_text(
+        "Fortryd registreringen af puslespil 1 ved bord 1?"
+    )
+    page.locator("#confirm-yes").click()
+    wait_until(page, lambda: Finish.objects.count() == 0)
+    expect(saved).to_be_hidden()
+    assert seconds(time_taken) > 0
+
+
+def test_e2e_is_the_time_right_offers_correct_the_time(
+    page, live_server, login, judge, competition, teams, shot
+):
+    started(competition, 4)  # 500 pieces in 4 minutes by one puzzler: asked
+    open_board(page, live_server, login, judge, competition)
+    card(page, 2).locator('[data-action="finish"]').click()
+    page.locator("#add-lone").click()
+    page.locator("#finish-save").click()
+    expect(page.locator("#confirm-title")).to_have_text("Er tiden rigtig?")
+    expect(card(page, 2).locator('[data-role="saved"]')).to_be_hidden()  # not saved yet
+    fix = page.locator("#confirm-alt")
+    expect(fix).to_have_text("Ret tiden")
+    shot(page, "is-the-time-right")
+    fix.click()
+    sheet = page.locator("#finish-sheet")
+    expect(sheet).to_be_visible()
+    expect(page.locator("#finish-time")).to_be_editable()
+    expect(page.locator("#finish-deduct")).to_have_text("1 brik trækkes fra")  # kept
+    page.fill("#finish-time", "0:03:00")
+    shot(page, "correct-the-time")
+    page.locator("#finish-save").click()
+    # still a fast pace: asked again, and saved anyway with the corrected time
+    expect(page.locator("#confirm-title")).to_have_text("Er tiden rigtig?")
+    page.locator("#confirm-yes").click()
+    expect(page.locator("#outbox-pill")).to_have_text("Alt sendt ✓")
+    wait_until(page, lambda: Finish.objects.count() == 1)
+    finish = Finish.objects.get()
+    assert (finish.team.table, finish.elapsed_seconds, finish.missing) == (2, 180, [1])
+    expect(card(page, 2).locator('[data-role="saved-text"]')).to_have_text(
+        re.compile(r"Gemt ✓ Bord 2 · puslespil 1 · 0:03:00")
+    )

@@ -28,11 +28,13 @@ def main() -> int:
     listed = set(re.findall(r"^- `([^`]+)`", (ROOT / "MUTATION.md").read_text(), re.MULTILINE))
     tested = stats["total"] - stats["skipped"] - stats["no_tests"]
     detected = stats["killed"] + stats["timeout"]
+    equivalent = len(survivors & listed)
+    killable = tested - equivalent
     print(
         f"mutation score: {detected} of {tested} mutants killed ({100 * detected / tested:.1f} %); "
-        f"{len(survivors)} survived, {len(survivors & listed)} of them equivalent (MUTATION.md); "
-        f"{stats['timeout']} timed out, {stats['no_tests']} without a test, "
-        f"{stats['suspicious']} suspicious"
+        f"{len(survivors)} survived, {equivalent} of them equivalent (MUTATION.md), so "
+        f"{detected} of {killable} killable mutants killed ({100 * detected / killable:.1f} %); "
+        f"{stats['timeout']} of the killed timed out; {stats['suspicious']} suspicious"
     )
     if stats["total"] - tested:
         print(f"not run: {stats['skipped']} skipped, {stats['no_tests']} without a test")

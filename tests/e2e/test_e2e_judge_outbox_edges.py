@@ -64,8 +64,9 @@ def running(transactional_db, competition, teams):
 
 def sent_ids(page, into):
     def record(request):
-        if request.method == "POST" and "/api/v1/competitions/" in request.url:
-            into.append((request.url, (request.post_data_json or {}).get("request_id")))
+        url = request.url
+        if request.method == "POST" and "/api/v1/competitions/" in url and "/tablets/" not in url:
+            into.append((url, (request.post_data_json or {}).get("request_id")))
 
     page.on("request", record)
 

@@ -63,18 +63,18 @@ class TestService:
         had saved, so its insert breaks the unique request id; it then answers with the
         saved warning (the same reason) or 422 (another), and writes nothing. Played here
         by hiding the saved warning from the second request's first look."""
-        from judging.services import finishes
+        from judging.services import requests
 
         rid = uuid.uuid4()
         first = warning_log(team=teams[0], by=judge, reason="Larm", request_id=rid)
         looks = []
 
-        def late(*args):
+        def late(*args, **kwargs):
             looks.append(args)
-            return None if len(looks) == 1 else real(*args)
+            return None if len(looks) == 1 else real(*args, **kwargs)
 
-        real = finishes._replay
-        with mock.patch.object(finishes, "_replay", late):
+        real = requests.recall
+        with mock.patch.object(requests, "recall", late):
             if replayed:
                 again = warning_log(team=teams[0], by=judge, reason=reason, request_id=rid)
                 assert (again.pk, again.replayed, again.reason) == (first.pk, True, "Larm")

@@ -127,6 +127,31 @@ def _check_json(data) -> None:
                 raise ParseError(_("A text in the JSON is not valid Unicode.")) from exc
 
 
+def _too_deep(text: str) -> bool:
+    """Brackets nested deeper than MAX_JSON_DEPTH, counted before decoding: json.loads on a
+    deep body raises RecursionError, which on CPython 3.11 can leave the interpreter's
+    recursion counter broken for the next `compile` (gh-106905)."""
+    depth = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
+
+
 class JSONParser(parsers.JSONParser):
     """DRF's JSON parser with DESIGN.md's limits; the API's default (settings.REST_FRAMEWORK)."""
 
@@ -139,6 +164,8 @@ class JSONParser(parsers.JSONParser):
             text = raw.decode(parser_context.get("encoding", settings.DEFAULT_CHARSET))
         except (UnicodeDecodeError, LookupError) as exc:
             raise ParseError(_("The body is not valid UTF-8.")) from exc
+        if _too_deep(text):
+            raise ParseError(_("The JSON is nested deeper than any request to this API."))
         try:
             data = json.loads(text, parse_constant=_reject_constant if self.strict else None)
         except RecursionError as exc:

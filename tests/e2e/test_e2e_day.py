@@ -15,7 +15,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from competition.models import Competition, Team
-from judging.models import AuditEntry, Count, Finish, Objection
+from judging.models import AuditEntry, Count, Finish, Objection, Tablet
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_e2e_judge_outbox import card, seconds, tap_and_save, wait_until
 
@@ -343,6 +343,8 @@ def test_e2e_day_the_whole_championship(
     } | {(table, pieces, None, None) for table, pieces in OTHERS.items()}
 
     # --- 7. An objection; finalising refused, the objection upheld, then final ------------
+    # The tablet tells the control room its outbox is empty (issue 13: else `taps_waiting`).
+    wait_until(tablet, lambda: not Tablet.objects.filter(waiting__gt=0).exists())
     admin.reload()
     panel = admin.locator("#objections-panel")
     expect(panel).to_contain_text("Ingen indsigelser under behandling.")

@@ -154,6 +154,24 @@ def test_a_json_body_over_64_kb_is_a_413(running, staff_client, teams):
     assert _post_raw(staff_client, f"{API}/teams/{teams[0].pk}/warnings/", body).status_code == 201
 
 
+def test_a_3_mb_body_is_a_413_and_nothing_is_saved(running, staff_client, teams):
+    """Past Django's own 2.5 MB limit too: a 413 from the parser, never a 400 or a 500."""
+    body = json.dumps({"team": teams[0].pk, "puzzle": 1, "note": "a" * 3_000_000})
+    response = _post_raw(staff_client, f"{API}/finishes/", body)
+    assert response.status_code == 413
+    assert not Finish.objects.exists()
+
+
+def test_64_kb_of_brackets_is_a_400_without_recursion(running, staff_client, teams):
+    """A body nested 30,000 deep is refused before json.loads recurses (a RecursionError there
+    broke CPython 3.11's recursion counter and crashed a test worker)."""
+    body = "[" * 30_000 + "]" * 30_000
+    response = _post_raw(staff_client, f"{API}/finishes/", body)
+    assert response.status_code == 400
+    assert response.json()["detail"]
+    assert not Finish.objects.exists()
+
+
 # --- staff pages --------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "path",

@@ -2,7 +2,6 @@
 moment (issue 11, defects 4 and 5). The clock's writes lock the competition row, which every
 finish also locks, so one of the two waits for the other and then sees what it wrote."""
 
-import threading
 from datetime import timedelta
 
 import pytest
@@ -14,6 +13,7 @@ from competition.models import Competition
 from competition.services import clock_correct, clock_stop
 from judging.models import AuditEntry, Finish
 from judging.services import finish_register
+from tests.judging.test_judging_concurrency import _role_groups, run_together  # noqa: F401
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -24,39 +24,6 @@ pytestmark = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def _role_groups():
-    # A transactional test empties the tables afterwards, the migration's groups too.
-    from django.contrib.auth.models import Group
-
-    from competition.roles import ROLES
-
-    for role in ROLES:
-        Group.objects.get_or_create(name=role)
-
-
-def run_together(*jobs):
-    """Run the callables at the same moment, each in its own thread and connection."""
-    barrier = threading.Barrier(len(jobs))
-    results: list = [None] * len(jobs)
-
-    def work(i, job):
-        try:
-            barrier.wait()
-            results[i] = job()
-        except Exception as error:  # noqa: BLE001 - collected for the assertions
-            results[i] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=work, args=(i, job)) for i, job in enumerate(jobs)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return results
-
-
 @pytest.mark.parametrize("round_", range(5))
 def test_a_stop_and_a_later_finish_at_once_never_both_land(
     competition, teams, judge, admin_user, start_clock, round_
@@ -65,8 +32,12 @@ def test_a_stop_and_a_later_finish_at_once_never_both_land(
     stop_at = timezone.now() - timedelta(minutes=10)
     after_stop = int((stop_at - running.started_at).total_seconds()) + 60
     stop, finish = run_together(
-        lambda: clock_stop(competition=running, by=admin_user, stopped_at=stop_at),
-        lambda: finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=after_stop),
+        [
+            lambda: clock_stop(competition=running, by=admin_user, stopped_at=stop_at),
+            lambda: finish_register(
+                team=teams[0], position=1, by=judge, elapsed_seconds=after_stop
+            ),
+        ]
     )
     if isinstance(stop, Refusal):  # the finish came first: the stop names it
         assert stop.code == "finishes_after_stop"
@@ -85,8 +56,10 @@ def test_a_correction_and_a_finish_at_once(
     running = start_clock(competition, ago=timedelta(minutes=30))
     earlier = running.started_at - timedelta(minutes=1)
     correct, finish = run_together(
-        lambda: clock_correct(competition=running, by=admin_user, started_at=earlier),
-        lambda: finish_register(team=teams[0], position=1, by=judge),
+        [
+            lambda: clock_correct(competition=running, by=admin_user, started_at=earlier),
+            lambda: finish_register(team=teams[0], position=1, by=judge),
+        ]
     )
     assert isinstance(finish, Finish), finish
     entries = list(AuditEntry.objects.order_by("pk").values_list("action", flat=True))

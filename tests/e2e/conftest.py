@@ -103,3 +103,15 @@ def _role_groups(transactional_db):
 
     for role in ROLES:
         Group.objects.get_or_create(name=role)
+
+
+@pytest.fixture
+def running(transactional_db, competition, teams):
+    """The clock started 90 minutes ago: a 500-piece puzzle now is a plausible pace."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    competition.started_at = timezone.now() - timedelta(minutes=90)
+    competition.save()
+    return competition

@@ -2,7 +2,6 @@
 tablet's waiting tap, and the new pages (big screen's QR, the control room's tablets, the
 join sheet, the paper judge sheets) with screenshots; no request leaves the hall."""
 
-import time
 from datetime import timedelta
 from urllib.parse import urlsplit
 
@@ -15,26 +14,16 @@ from competition.errors import Refusal
 from competition.services import clock_stop
 from judging.models import Tablet
 from judging.services import competition_finalise, count_record, tablet_report
+from tests.e2e.test_e2e_judge_outbox import wait_until as poll_until
 
 pytestmark = pytest.mark.e2e
 
 HEARTBEAT = "/tablets/heartbeat"
 
 
-@pytest.fixture
-def running(transactional_db, competition, teams):
-    competition.started_at = timezone.now() - timedelta(minutes=90)
-    competition.save()
-    return competition
-
-
 def wait_until(page, check, timeout=15.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if check():
-            return True
-        page.wait_for_timeout(100)
-    raise AssertionError("the condition did not come true in time")
+    """The outbox tests' poll, with time for a heartbeat (every 15 s at the latest)."""
+    return poll_until(page, check, timeout)
 
 
 def beat(waiting=None):

@@ -1,10 +1,8 @@
 """The judge's page on flaky Wi-Fi (OFFLINE.md "Tests" 1-5): nothing lost, nothing doubled."""
 
 import time
-from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 from playwright.sync_api import expect
 
 from judging.models import Finish
@@ -12,14 +10,6 @@ from judging.models import Finish
 pytestmark = pytest.mark.e2e
 
 API = "**/api/v1/competitions/**"
-
-
-@pytest.fixture
-def running(transactional_db, competition, teams):
-    """The clock started 90 minutes ago: a 500-piece puzzle now is a plausible pace."""
-    competition.started_at = timezone.now() - timedelta(minutes=90)
-    competition.save()
-    return competition
 
 
 def wait_until(page, check, timeout=10.0):

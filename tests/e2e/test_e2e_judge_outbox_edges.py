@@ -55,13 +55,6 @@ def eight_teams(transactional_db, competition, judge):
     return competition
 
 
-@pytest.fixture
-def running(transactional_db, competition, teams):
-    competition.started_at = timezone.now() - timedelta(minutes=90)
-    competition.save()
-    return competition
-
-
 def sent_ids(page, into):
     def record(request):
         url = request.url

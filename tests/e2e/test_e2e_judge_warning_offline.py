@@ -1,22 +1,12 @@
 """A warning (R14) given on flaky Wi-Fi waits on the tablet and is logged exactly once."""
 
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
 from playwright.sync_api import expect
 
 from judging.models import Warning
 from tests.e2e.test_e2e_judge_outbox import card, open_board, wait_until
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture
-def running(transactional_db, competition, teams):
-    competition.started_at = timezone.now() - timedelta(minutes=90)
-    competition.save()
-    return competition
 
 
 def give_warning(page, table, reason):

@@ -14,6 +14,7 @@ from competition.errors import Refusal
 from competition.services import clock_stop
 from judging.models import Tablet
 from judging.services import competition_finalise, count_record, tablet_report
+from tests.e2e.test_e2e_judge_outbox import back_online
 from tests.e2e.test_e2e_judge_outbox import wait_until as poll_until
 
 pytestmark = pytest.mark.e2e
@@ -76,9 +77,8 @@ def test_e2e_the_judge_page_reports_its_waiting_taps_and_finalise_waits_for_them
     assert refused.value.extra["tablets"][0]["device_id"] == device
 
     # Back on the Wi-Fi: the tap is sent, the tablet reports an empty outbox at once.
-    page.unroute("**/finishes/")
     with page.expect_request(beat(waiting=0), timeout=20000):
-        page.locator("#send-now").click()
+        back_online(page, "**/finishes/")
     wait_until(page, lambda: Tablet.objects.get(device_id=device).waiting == 0)
     with pytest.raises(Refusal) as refused:
         competition_finalise(competition=running, by=admin_user)

@@ -10,7 +10,14 @@ from playwright.sync_api import expect
 
 from judging.models import Finish, Warning
 from judging.services.finishes import finish_register
-from tests.e2e.test_e2e_judge_outbox import API, card, open_board, tap_and_save, wait_until
+from tests.e2e.test_e2e_judge_outbox import (
+    API,
+    back_online,
+    card,
+    open_board,
+    tap_and_save,
+    wait_until,
+)
 from tests.factories import TeamFactory
 
 pytestmark = pytest.mark.e2e
@@ -158,8 +165,7 @@ def test_e2e_judge_another_judges_waiting_taps_stay_visible(
     path = shot(page, "lars-sees-mettes-taps")
     assert path.exists()
     assert Finish.objects.count() == 0
-    page.unroute(API)
-    page.locator("#send-now").click()
+    back_online(page)
     expect(page.locator("#outbox-pill")).to_have_text("Alt sendt ✓")
     expect(others).to_be_visible()  # still Mette's to send
     assert Finish.objects.count() == 0
@@ -196,8 +202,7 @@ def test_e2e_judge_full_storage_is_said_plainly_and_the_tap_still_sent(
     )
     expect(page.locator("#outbox-pill")).to_have_text("Ikke sendt endnu: 1")
     shot(page, "unsaved")
-    page.unroute(API)
-    page.locator("#send-now").click()
+    back_online(page)
     expect(page.locator("#outbox-pill")).to_have_text("Alt sendt ✓")
     expect(unsaved).to_be_hidden()
     wait_until(page, lambda: Finish.objects.count() == 1)
@@ -223,8 +228,7 @@ def test_e2e_judge_undo_of_a_saved_finish_waits_offline_then_deletes(
     shot(page, "undo-waiting")
     assert Finish.objects.count() == 1
     assert "Fortrudt: puslespil" not in messages.inner_text()
-    page.unroute(API)
-    page.locator("#send-now").click()
+    back_online(page)
     expect(messages).to_contain_text("Fortrudt: puslespil 1 ved bord 1.")
     expect(page.locator("#outbox-pill")).to_have_text("Alt sendt ✓")
     wait_until(page, lambda: Finish.objects.count() == 0)
@@ -330,8 +334,7 @@ def test_e2e_judge_undo_of_a_tap_that_never_arrived_is_a_cancel_too(
     shot(page, "cancel-waiting")
     page.locator("#outbox-sheet [data-close]").click()
     assert "Fortrudt: puslespil" not in messages.inner_text()
-    page.unroute(API)
-    page.locator("#send-now").click()
+    back_online(page)
     expect(messages).to_contain_text("Fortrudt: puslespil 1 ved bord 2.")
     expect(page.locator("#outbox-pill")).to_have_text("Alt sendt ✓")
     url, body = tapped[0]
@@ -363,8 +366,7 @@ def test_e2e_judge_deleting_a_tried_warning_from_the_outbox_cancels_it(
         "sendes også dertil."
     ]
     page.locator("#outbox-sheet [data-close]").click()
-    page.unroute(API)
-    page.locator("#send-now").click()
+    back_online(page)
     expect(page.locator("#judge-messages")).to_contain_text(
         "Fortrudt: advarslen (Larm) ved bord 1."
     )

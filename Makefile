@@ -54,6 +54,7 @@ lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports  # the floors (pyproject.toml [tool.importlinter])
 
 fmt: venv
 	$(BIN)/ruff check --fix .

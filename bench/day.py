@@ -253,7 +253,8 @@ def check_database(competition, prebuilt: dict, judges) -> dict:
 
     `prebuilt` maps (team id, position) -> finish id for the finishes built before the load.
     """
-    from judging.models import AuditEntry, Finish
+    from competition.models import AuditEntry
+    from judging.models import Finish
 
     rows = list(
         Finish.objects.filter(team__competition=competition).values_list(

@@ -2,8 +2,37 @@
 
 from django.contrib import admin
 
-from competition.models import Competition, Member, Puzzle, Team
-from config.admin import ReadOnlyAdmin, ReadOnlyInline
+from competition.models import AuditEntry, Competition, Member, Puzzle, Team
+from competition.roles import ADMIN, has_role
+
+
+class ReadOnly:
+    """View only, for every user: no add, change or delete, no actions."""
+
+    actions = None
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def has_view_permission(self, request, obj=None):
+        return has_role(request.user, ADMIN)
+
+    def has_module_permission(self, request):
+        return has_role(request.user, ADMIN)
+
+
+class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin):
+    pass
+
+
+class ReadOnlyInline(ReadOnly, admin.TabularInline):
+    extra = 0
 
 
 class PuzzleInline(ReadOnlyInline):
@@ -67,3 +96,11 @@ class MemberAdmin(ReadOnlyAdmin):
     list_filter = ("under_15", "team__competition")
     search_fields = ("name", "guardian", "team__name")
     list_select_related = ("team",)
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    list_display = ("at", "action", "team", "user", "reason")
+    list_filter = ("competition", "action", "user")
+    search_fields = ("team__name", "reason", "action")
+    list_select_related = ("team", "user")

@@ -341,3 +341,35 @@ class ImportPreview(models.Model):
 
     def __str__(self) -> str:
         return self.filename
+
+
+class AuditEntry(models.Model):
+    """Who changed what, when, with the record before and after (WCA Live #277).
+
+    The ground floor keeps the log for every app (DESIGN.md "Layout"); the table keeps its
+    first name. `objection_id` names the objection a correction decided: a plain number, so
+    that this floor knows nothing of judging's models (an objection is never deleted).
+    """
+
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="audit")
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    action = models.CharField(_("action"), max_length=40, db_index=True)
+    reason = models.TextField(_("reason"), blank=True)
+    objection_id = models.BigIntegerField(_("objection"), null=True, blank=True, db_index=True)
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"), null=True, blank=True)
+
+    class Meta:
+        db_table = "judging_auditentry"
+        ordering = ["-at", "-id"]
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit log")
+
+    def __str__(self) -> str:
+        return f"{self.at:%H:%M:%S} {self.action}"

@@ -2,7 +2,8 @@
 
 Competition data is written only by the services (rules, one transaction, an audit entry,
 the standings version bumped: DESIGN.md "Architecture"), so every competition and judging
-model is registered read-only, for superusers too, and without actions. The `admin` role
+model is registered read-only (competition/admin.py `ReadOnlyAdmin`), for superusers too, and
+without actions. The `admin` role
 (the head judge's login from `create_staff`) may log in and view; Django's staff flag is
 not needed. Users, groups and tokens stay with the superuser as Django makes them.
 """
@@ -29,32 +30,3 @@ class Site(admin.AdminSite):
 
     def has_permission(self, request):
         return request.user.is_active and has_role(request.user, ADMIN)
-
-
-class ReadOnly:
-    """View only, for every user: no add, change or delete, no actions."""
-
-    actions = None
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def has_view_permission(self, request, obj=None):
-        return has_role(request.user, ADMIN)
-
-    def has_module_permission(self, request):
-        return has_role(request.user, ADMIN)
-
-
-class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin):
-    pass
-
-
-class ReadOnlyInline(ReadOnly, admin.TabularInline):
-    extra = 0

@@ -2,8 +2,8 @@
 
 from django.contrib import admin
 
-from config.admin import ReadOnlyAdmin
-from judging.models import AuditEntry, Backup, Count, Finish, Objection, RequestId, Tablet, Warning
+from competition.admin import ReadOnlyAdmin
+from judging.models import Backup, Count, Finish, Objection, RequestId, Tablet, Warning
 
 
 @admin.register(Finish)
@@ -43,14 +43,6 @@ class ObjectionAdmin(ReadOnlyAdmin):
     list_filter = ("decision", "team__competition")
     search_fields = ("team__name", "text", "note")
     list_select_related = ("team", "filed_by", "resolved_by")
-
-
-@admin.register(AuditEntry)
-class AuditEntryAdmin(ReadOnlyAdmin):
-    list_display = ("at", "action", "team", "user", "reason")
-    list_filter = ("competition", "action", "user")
-    search_fields = ("team__name", "reason", "action")
-    list_select_related = ("team", "user")
 
 
 @admin.register(RequestId)

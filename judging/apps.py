@@ -10,8 +10,8 @@ class JudgingConfig(AppConfig):
         from django.core.signals import request_finished
         from django.db.models.signals import post_save
 
+        from competition.models import AuditEntry
         from judging import backups
-        from judging.models import AuditEntry
 
         # Backups while the day runs (judging/backups.py): periodic after a response has
         # been sent, and after a clock stop or finalise has been committed.

@@ -31,8 +31,8 @@ from django.core.management import call_command
 from django.db import connection, transaction
 from django.utils import timezone
 
+from competition.audit import audit_record
 from competition.models import Competition
-from judging.audit import audit_record
 from judging.models import Backup
 
 logger = logging.getLogger(__name__)

@@ -198,34 +198,6 @@ class Objection(models.Model):
         return self.decision == self.Decision.OPEN
 
 
-class AuditEntry(models.Model):
-    """Who changed what, when, with the record before and after (WCA Live #277)."""
-
-    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="audit")
-    team = models.ForeignKey(
-        Team, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit"
-    )
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    at = models.DateTimeField(auto_now_add=True, db_index=True)
-    action = models.CharField(_("action"), max_length=40, db_index=True)
-    reason = models.TextField(_("reason"), blank=True)
-    objection = models.ForeignKey(
-        Objection, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit"
-    )
-    before = models.JSONField(_("before"), null=True, blank=True)
-    after = models.JSONField(_("after"), null=True, blank=True)
-
-    class Meta:
-        ordering = ["-at", "-id"]
-        verbose_name = _("audit entry")
-        verbose_name_plural = _("audit log")
-
-    def __str__(self) -> str:
-        return f"{self.at:%H:%M:%S} {self.action}"
-
-
 class Tablet(models.Model):
     """A judge's tablet as it last reported (DESIGN.md `tablets/heartbeat`; OFFLINE.md).
 

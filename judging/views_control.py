@@ -17,14 +17,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from competition import audit_text
 from competition import services as competition_services
 from competition.errors import Refusal
 from competition.inputs import whole_number
-from competition.models import Competition, Status, Team
+from competition.models import AuditEntry, Competition, Status, Team
 from competition.roles import ADMIN, role_required
-from judging import audit_text, views_control_clock
 from judging import services as judging_services
-from judging.models import AuditEntry, Count, Finish
+from judging import views_control_clock
+from judging.models import Count, Finish
 from judging.spot_picker import MissingSpotsMixin
 from scoring.rules import format_hms
 
@@ -485,9 +486,7 @@ def _audit_rows(entries) -> list[dict]:
 @role_required(ADMIN)
 def audit(request, slug):
     competition = get_object_or_404(Competition, slug=slug)
-    entries = AuditEntry.objects.filter(competition=competition).select_related(
-        "user", "team", "objection"
-    )
+    entries = AuditEntry.objects.filter(competition=competition).select_related("user", "team")
     team_id = request.GET.get("team", "")
     user_id = request.GET.get("user", "")
     action = request.GET.get("action", "")

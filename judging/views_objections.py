@@ -13,13 +13,13 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
+from competition import audit_text
 from competition.cells import csv_writer
 from competition.errors import Refusal
 from competition.inputs import redirect_next, whole_number
-from competition.models import Competition, Team
+from competition.models import AuditEntry, Competition, Team
 from competition.roles import ADMIN, DESK, role_required
-from judging import audit_text
-from judging.models import AuditEntry, Count, Finish, Objection
+from judging.models import Count, Finish, Objection
 from judging.services import competition_finalise, objection_file, objection_resolve
 from judging.views_control import _audit_rows, parse_hms
 from scoring.rules import format_hms
@@ -286,7 +286,7 @@ def objection_resolve_page(request, slug, pk):
     count = Count.objects.filter(team=team).select_related("puzzle").first()
     audit = _audit_rows(  # in sentences, as the change log (issue 15)
         AuditEntry.objects.filter(team=team)
-        .select_related("user", "team", "objection")
+        .select_related("user", "team")
         .order_by("-at", "-id")[:20]
     )
     return render(

@@ -120,8 +120,8 @@ def start_clock(admin_user):
 @pytest.fixture
 def state():
     """Everything a refused write must leave alone: call it before and after, compare."""
-    from competition.models import Team
-    from judging.models import AuditEntry, Count, Finish, Objection, RequestId, Warning
+    from competition.models import AuditEntry, Team
+    from judging.models import Count, Finish, Objection, RequestId, Warning
 
     def snapshot() -> dict:
         return {

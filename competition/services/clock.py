@@ -15,11 +15,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from competition.audit import audit_record
 from competition.errors import Refusal, ensure_not_final
 from competition.locking import lock_competition
-from competition.models import Competition, Team
-from judging.audit import audit_record
-from judging.models import AuditEntry
+from competition.models import AuditEntry, Competition, Team
 from scoring.rules import format_hms
 
 __all__ = [

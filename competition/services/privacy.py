@@ -3,10 +3,9 @@
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from competition.audit import audit_record
 from competition.errors import Refusal
-from competition.models import Competition, ImportPreview, Member, Team
-from judging.audit import audit_record
-from judging.models import AuditEntry
+from competition.models import AuditEntry, Competition, ImportPreview, Member, Team
 
 __all__ = ["competition_erase_personal_data"]
 

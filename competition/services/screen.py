@@ -6,10 +6,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from competition.audit import audit_record
 from competition.errors import Refusal
 from competition.locking import lock_competition
 from competition.models import Competition, ScreenMode
-from judging.audit import audit_record
 
 __all__ = ["reveal_next", "reveal_start", "screen_hold", "screen_set"]
 

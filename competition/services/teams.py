@@ -8,13 +8,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from competition.audit import audit_record
 from competition.errors import Refusal, ensure_not_final
 from competition.inputs import SMALLINT_MAX
 from competition.locking import lock_competition, lock_team
 from competition.models import Competition, Member, Puzzle, Team
 from competition.roles import ADMIN, has_role
 from competition.slugs import slug_valid
-from judging.audit import audit_record
 
 __all__ = [
     "competition_create",

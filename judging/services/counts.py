@@ -17,11 +17,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from competition.audit import audit_record
 from competition.errors import Refusal, ensure_not_final
 from competition.locking import lock_team
 from competition.models import Competition, Team
 from competition.roles import ADMIN, has_role
-from judging.audit import audit_record
 from judging.models import Count, RequestId
 from judging.services import finishes as finish_services
 from judging.services import requests as request_ids

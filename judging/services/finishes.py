@@ -21,11 +21,11 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from competition.audit import audit_record
 from competition.errors import Refusal, ensure_not_final
 from competition.locking import lock_team
 from competition.models import Competition, Puzzle, Team
 from competition.roles import ADMIN, has_role
-from judging.audit import audit_record
 from judging.models import Count, Finish, RequestId, Warning
 from judging.services import requests as request_ids
 from scoring import rules

@@ -17,10 +17,10 @@ from django.db.models import Count as CountOf
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from competition.audit import audit_record
 from competition.errors import Refusal, ensure_not_final
 from competition.locking import lock_competition, lock_team
 from competition.models import Competition, Team
-from judging.audit import audit_record
 from judging.models import Count, Finish, Objection, Tablet
 from judging.services import finishes as finish_services
 from judging.services.counts import counts_unconfirmed

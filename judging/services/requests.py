@@ -25,10 +25,10 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from competition.audit import audit_record
 from competition.errors import Refusal, ensure_not_final
 from competition.locking import lock_competition, lock_team
 from competition.models import Competition, Team
-from judging.audit import audit_record
 from judging.models import Count, Finish, RequestId, Warning
 from judging.services import finishes as finish_services
 

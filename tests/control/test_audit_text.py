@@ -10,9 +10,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from competition import services as cs
+from competition.audit_text import ACTION_LABELS, describe, missing_words
+from competition.models import AuditEntry
 from judging import services as js
-from judging.audit_text import ACTION_LABELS, describe, missing_words
-from judging.models import AuditEntry, Count, Finish, Objection
+from judging.models import Count, Finish, Objection
 
 pytestmark = pytest.mark.django_db
 SLUG = "dm-2026"

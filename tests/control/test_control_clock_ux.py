@@ -6,9 +6,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from competition.models import Competition, Team
+from competition.models import AuditEntry, Competition, Team
 from competition.services import STOP_UNDO_WINDOW, clock_stop, clock_stop_undo
-from judging.models import AuditEntry, Count
+from judging.models import Count
 from judging.services import count_record, finish_register
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from competition.models import Competition, Team
-from judging.models import AuditEntry, Count, Finish, Warning
+from competition.models import AuditEntry, Competition, Team
+from judging.models import Count, Finish, Warning
 from tests.factories import TeamFactory
 
 pytestmark = pytest.mark.django_db

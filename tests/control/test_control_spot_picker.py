@@ -5,7 +5,8 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from judging.models import AuditEntry, Finish
+from competition.models import AuditEntry
+from judging.models import Finish
 from judging.services import finish_register
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,7 @@ import segno
 from django.urls import reverse
 from django.utils import timezone
 
-from competition.models import Competition, Team
-from judging.models import AuditEntry
+from competition.models import AuditEntry, Competition, Team
 from tests.factories import MemberFactory, TeamFactory
 
 pytestmark = pytest.mark.django_db

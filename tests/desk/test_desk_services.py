@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from competition.errors import Refusal
-from competition.models import Competition, Member, Team
+from competition.models import AuditEntry, Competition, Member, Team
 from competition.services import (
     competition_create,
     competition_update,
@@ -24,7 +24,6 @@ from competition.services import (
     team_withdraw,
     team_withdraw_undo,
 )
-from judging.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
 

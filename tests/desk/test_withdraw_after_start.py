@@ -10,9 +10,8 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from competition.models import Competition, Team
+from competition.models import AuditEntry, Competition, Team
 from competition.services import team_withdraw, team_withdraw_undo
-from judging.models import AuditEntry
 from scoring.selectors import competition_standings
 
 pytestmark = pytest.mark.django_db

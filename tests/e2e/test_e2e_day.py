@@ -14,8 +14,8 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from competition.models import Competition, Team
-from judging.models import AuditEntry, Count, Finish, Objection, Tablet
+from competition.models import AuditEntry, Competition, Team
+from judging.models import Count, Finish, Objection, Tablet
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_e2e_judge_outbox import card, seconds, tap_and_save, wait_until
 

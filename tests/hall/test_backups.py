@@ -14,9 +14,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import timezone
 
-from competition.models import Competition
+from competition.models import AuditEntry, Competition
 from competition.services import clock_stop
-from judging.models import AuditEntry, Backup
+from judging.models import Backup
 from judging.services import count_record, finish_register, team_disqualify
 from scoring.selectors import competition_standings
 

@@ -7,7 +7,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from judging.models import AuditEntry, Tablet
+from competition.models import AuditEntry
+from judging.models import Tablet
 from judging.selectors import tablet_light
 
 pytestmark = pytest.mark.django_db

@@ -13,8 +13,8 @@ from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
-from competition.models import Competition, Member, Puzzle, Team
-from judging.models import AuditEntry, Backup, Count, Finish, Objection, RequestId, Tablet, Warning
+from competition.models import AuditEntry, Competition, Member, Puzzle, Team
+from judging.models import Backup, Count, Finish, Objection, RequestId, Tablet, Warning
 from tests.factories import MemberFactory
 
 COMPETITION_APPS = {"competition", "judging"}

@@ -6,9 +6,9 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from competition.models import Member, Team
-from judging.audit import audit_record
-from judging.models import AuditEntry, Finish
+from competition.audit import audit_record
+from competition.models import AuditEntry, Member, Team
+from judging.models import Finish
 from tests.factories import MemberFactory
 
 

@@ -9,9 +9,9 @@ from django.db import connection
 from django.utils import timezone
 
 from competition.errors import Refusal
-from competition.models import Competition
+from competition.models import AuditEntry, Competition
 from competition.services import clock_correct, clock_stop
-from judging.models import AuditEntry, Finish
+from judging.models import Finish
 from judging.services import finish_register
 from tests.judging.test_judging_concurrency import _role_groups, run_together  # noqa: F401
 

@@ -14,9 +14,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from competition.models import Competition
+from competition.models import AuditEntry, Competition
 from competition.services import clock_correct, clock_start, clock_stop
-from judging.models import AuditEntry
 from judging.services import count_record, finish_register
 
 pytestmark = pytest.mark.django_db

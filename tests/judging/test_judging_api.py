@@ -7,8 +7,8 @@ import pytest
 from django.test import override_settings
 from django.utils import timezone
 
-from competition.models import Competition
-from judging.models import AuditEntry, Count, Finish, Warning
+from competition.models import AuditEntry, Competition
+from judging.models import Count, Finish, Warning
 from judging.services import count_record, finish_register
 from tests.factories import CompetitionFactory, PuzzleFactory, TeamFactory
 

@@ -8,8 +8,8 @@ import pytest
 from django.db import connection
 
 from competition.errors import Refusal
-from competition.models import Puzzle
-from judging.models import AuditEntry, Count, Finish
+from competition.models import AuditEntry, Puzzle
+from judging.models import Count, Finish
 from judging.services import count_record, finish_correct, finish_register
 from scoring import rules
 

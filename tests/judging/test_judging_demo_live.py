@@ -6,10 +6,10 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from competition.demo_live import play
-from competition.management.commands.demo import DEMO_SLUG
-from competition.models import Competition
-from judging.models import AuditEntry, Count, Finish
+from competition.models import AuditEntry, Competition
+from judging.demo_live import play
+from judging.management.commands.demo import DEMO_SLUG
+from judging.models import Count, Finish
 from tests.judging.test_judging_concurrency import assert_standings_consistent
 
 pytestmark = pytest.mark.django_db

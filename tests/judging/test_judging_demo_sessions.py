@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from competition.management.commands.demo import DEMO_SLUG
+from judging.management.commands.demo import DEMO_SLUG
 
 pytestmark = pytest.mark.django_db
 

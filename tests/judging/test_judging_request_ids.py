@@ -10,8 +10,8 @@ import uuid
 import pytest
 from django.utils import timezone
 
-from competition.models import Competition
-from judging.models import AuditEntry, Count, Finish, RequestId, Warning
+from competition.models import AuditEntry, Competition
+from judging.models import Count, Finish, RequestId, Warning
 from judging.services import (
     IdempotencyConflict,
     count_record,

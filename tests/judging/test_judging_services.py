@@ -9,9 +9,9 @@ import pytest
 from django.test import override_settings
 from django.utils import timezone
 
-from competition.models import Competition
+from competition.models import AuditEntry, Competition
 from competition.services import clock_start, clock_stop
-from judging.models import AuditEntry, Count, Finish, RequestId
+from judging.models import Count, Finish, RequestId
 from judging.services import (
     IdempotencyConflict,
     count_correct,

@@ -7,8 +7,8 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from competition.models import Competition
-from judging.models import AuditEntry, RequestId, Warning
+from competition.models import AuditEntry, Competition
+from judging.models import RequestId, Warning
 from judging.services import IdempotencyConflict, warning_log
 from tests.judging.test_judging_concurrency import THREADS, run_together
 

@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 
 from competition.errors import Refusal
-from competition.models import Competition
-from judging.models import AuditEntry, Count
+from competition.models import AuditEntry, Competition
+from judging.models import Count
 from judging.services import (
     competition_finalise,
     count_confirm,

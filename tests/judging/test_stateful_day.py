@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from competition.errors import Refusal
-from competition.models import Competition, Puzzle, Team
+from competition.models import AuditEntry, Competition, Puzzle, Team
 from competition.services import clock_correct, clock_start, clock_stop
-from judging.models import AuditEntry, Count, Finish, Objection, RequestId, Warning
+from judging.models import Count, Finish, Objection, RequestId, Warning
 from judging.services import (
     competition_finalise,
     count_correct,

@@ -5,8 +5,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from competition.models import Competition, Team
-from judging.models import AuditEntry, Count, Finish, Objection, Warning
+from competition.models import AuditEntry, Competition, Team
+from judging.models import Count, Finish, Objection, Warning
 from judging.services import objection_file
 from scoring.selectors import memo_clear
 

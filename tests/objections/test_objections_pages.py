@@ -6,8 +6,8 @@ import io
 import pytest
 from django.urls import reverse
 
-from competition.models import Competition
-from judging.models import AuditEntry, Objection
+from competition.models import AuditEntry, Competition
+from judging.models import Objection
 from judging.services import (
     competition_finalise,
     count_record,
@@ -131,7 +131,7 @@ def test_admin_upholds_with_a_time_correction(client, admin_user, objection):
     assert objection.decision == "upheld"
     assert objection.finish.elapsed_seconds == 94 * 60
     entry = AuditEntry.objects.get(action="finish_correct")
-    assert entry.objection == objection
+    assert entry.objection_id == objection.pk
     assert entry.reason == "Dommeren bekræfter"
 
 

@@ -4,9 +4,9 @@ from datetime import timedelta
 
 import pytest
 
-from competition.models import Competition
+from competition.models import AuditEntry, Competition
 from competition.services import clock_stop, team_withdraw
-from judging.models import AuditEntry, Objection
+from judging.models import Objection
 from judging.services import (
     competition_finalise,
     count_record,
@@ -45,7 +45,7 @@ def test_file_marks_the_team_under_review_and_is_audited(ended, teams, desk):
     assert version(ended) == v + 1
     assert under_review(ended) == {1: True, 2: False, 3: False}
     entry = AuditEntry.objects.get(action="objection_file")
-    assert entry.objection == objection
+    assert entry.objection_id == objection.pk
     assert entry.team == teams[0]
     assert entry.user == desk
     assert entry.after["text"] == objection.text
@@ -92,13 +92,13 @@ def test_upheld_with_a_time_correction_goes_through_finish_correct(ended, teams,
     finish.refresh_from_db()
     assert finish.elapsed_seconds == 94 * 60
     correction = AuditEntry.objects.get(action="finish_correct")
-    assert correction.objection == objection
+    assert correction.objection_id == objection.pk
     assert correction.reason == "Dommeren bekræfter: 1:34:00"
     assert correction.user == admin_user
     assert correction.before["elapsed_seconds"] == 95 * 60
     assert correction.after["elapsed_seconds"] == 94 * 60
     entry = AuditEntry.objects.get(action="objection_resolve")
-    assert entry.objection == objection
+    assert entry.objection_id == objection.pk
     assert entry.before["decision"] == "open"
     assert entry.after["decision"] == "upheld"
     assert version(ended) > v
@@ -127,7 +127,7 @@ def test_upheld_with_a_count_correction(counted, teams, desk, admin_user):
     )
     count.refresh_from_db()
     assert count.pieces == 430
-    assert AuditEntry.objects.get(action="count_correct").objection == objection
+    assert AuditEntry.objects.get(action="count_correct").objection_id == objection.pk
 
 
 def test_rejected_changes_nothing_but_the_objection(ended, teams, desk, admin_user):

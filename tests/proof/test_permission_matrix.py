@@ -19,8 +19,8 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
 from competition.management.commands.create_staff import staff_upsert
-from competition.models import Competition, Member, Puzzle, Team
-from judging.models import AuditEntry, Count, Finish, Objection, RequestId, Tablet, Warning
+from competition.models import AuditEntry, Competition, Member, Puzzle, Team
+from judging.models import Count, Finish, Objection, RequestId, Tablet, Warning
 from tests.factories import MemberFactory
 
 ANON, JUDGE, DESK, ADMIN = "anonymous", "judge", "desk", "admin"

@@ -8,9 +8,8 @@ import pytest
 from django.test import Client
 
 from competition.errors import Refusal
-from competition.models import Competition
+from competition.models import AuditEntry, Competition
 from competition.services import reveal_next, reveal_start, screen_hold, screen_set
-from judging.models import AuditEntry
 from scoring.selectors import memo_clear
 
 HX = {"HTTP_HX_REQUEST": "true"}

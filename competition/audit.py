@@ -5,7 +5,7 @@ from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
 
-from judging.models import AuditEntry
+from competition.models import AuditEntry
 
 
 def _plain(value: Any) -> Any:
@@ -32,5 +32,5 @@ def audit_record(
         before=_plain(before),
         after=_plain(after),
         reason=reason,
-        objection=objection,
+        objection_id=getattr(objection, "pk", None),
     )

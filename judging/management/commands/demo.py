@@ -189,6 +189,6 @@ class Command(BaseCommand):
             for username, password, role in DEMO_LOGINS:
                 self.stdout.write(f"  {role:6} {username} / {password}")
         if live:
-            from competition.demo_live import play
+            from judging.demo_live import play
 
             play(slug=DEMO_SLUG, seconds=seconds, out=self.stdout)

@@ -10,7 +10,7 @@ from competition.demo_live import play
 from competition.management.commands.demo import DEMO_SLUG
 from competition.models import Competition
 from judging.models import AuditEntry, Count, Finish
-from tests.judging.test_judging_concurrency import assert_standings_consistent
+from tests.judging.test_concurrency import assert_standings_consistent
 
 pytestmark = pytest.mark.django_db
 

@@ -246,7 +246,7 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 # Content-Security-Policy (django-csp): scripts, styles and everything else only from our own
-# files; no inline script, event-handler attribute or inline style anywhere (tests/hardening/
+# files; no inline script, event-handler attribute or inline style anywhere (tests/project/
 # test_csp.py). Images may be data: URIs (the API docs' icons).
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {

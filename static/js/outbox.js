@@ -5,7 +5,7 @@
  * other's taps (issue 11, defect 1). A tap that storage cannot keep stays in memory, is
  * still sent, and is reported as `unsaved` (a reload would lose it).
  * Pure logic: storage, fetch, the clock, timers and locks are injected, so it can be tested
- * without a browser (tests/judge_page/outbox_unit.cjs). */
+ * without a browser (tests/js/outbox_unit.cjs). */
 (function (root, factory) {
   if (typeof module === "object" && module.exports) module.exports = factory();
   else root.JudgeOutbox = factory();

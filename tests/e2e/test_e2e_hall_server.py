@@ -8,7 +8,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.hall.server import start_hall
+from tests.project.hall.server import start_hall
 
 pytestmark = pytest.mark.e2e
 

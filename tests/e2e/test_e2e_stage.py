@@ -11,8 +11,8 @@ from competition.models import Competition, Team
 from judging.services import objection_file
 from tests.e2e.axe import audit
 from tests.factories import MemberFactory, TeamFactory
-from tests.scoring_db.standings_data import finish, running_competition
-from tests.stage.championship import TEAMS, finalised
+from tests.scoring.stage.championship import TEAMS, finalised
+from tests.scoring.standings_data import finish, running_competition
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

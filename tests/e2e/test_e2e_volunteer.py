@@ -14,7 +14,7 @@ from competition.models import Competition, Team
 from judging.services import objection_file
 from scoring.selectors import memo_clear
 from tests.factories import MemberFactory, TeamFactory
-from tests.scoring_db.standings_data import finish, running_competition
+from tests.scoring.standings_data import finish, running_competition
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

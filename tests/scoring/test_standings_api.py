@@ -4,7 +4,7 @@ import pytest
 
 from scoring.selectors import memo_clear
 from tests.factories import MemberFactory, TeamFactory
-from tests.scoring_db.standings_data import finish, many_teams, running_competition
+from tests.scoring.standings_data import finish, many_teams, running_competition
 
 URL = "/api/v1/competitions/{}/standings"
 

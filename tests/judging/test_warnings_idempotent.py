@@ -10,7 +10,7 @@ from django.utils import timezone
 from competition.models import AuditEntry, Competition
 from judging.models import RequestId, Warning
 from judging.services import IdempotencyConflict, warning_log
-from tests.judging.test_judging_concurrency import THREADS, run_together
+from tests.judging.test_concurrency import THREADS, run_together
 
 BASE = "/api/v1/competitions/dm-2026"
 

@@ -9,7 +9,7 @@ from django.core.cache import cache
 
 from scoring.selectors import memo_clear
 from tests.factories import MemberFactory, TeamFactory
-from tests.scoring_db.standings_data import finish, many_teams, running_competition
+from tests.scoring.standings_data import finish, many_teams, running_competition
 
 
 @pytest.fixture(autouse=True)

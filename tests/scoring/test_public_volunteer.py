@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from scoring.selectors import memo_clear
 from tests.factories import TeamFactory
-from tests.scoring_db.standings_data import finish, running_competition
+from tests.scoring.standings_data import finish, running_competition
 
 pytestmark = pytest.mark.django_db
 

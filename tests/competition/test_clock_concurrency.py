@@ -13,7 +13,7 @@ from competition.models import AuditEntry, Competition
 from competition.services import clock_correct, clock_stop
 from judging.models import Finish
 from judging.services import finish_register
-from tests.judging.test_judging_concurrency import _role_groups, run_together  # noqa: F401
+from tests.judging.test_concurrency import _role_groups, run_together  # noqa: F401
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

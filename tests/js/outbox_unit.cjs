@@ -1,5 +1,5 @@
 // Unit tests of static/js/outbox.js with injected storage, fetch, clock and timers.
-// Run by test_judge_page_outbox.py: node --test tests/judge_page/outbox_unit.cjs
+// Run by test_judge_page_outbox.py: node --test tests/js/outbox_unit.cjs
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");

@@ -14,7 +14,7 @@ from competition.errors import Refusal
 from judging.models import Count, Finish, RequestId
 from judging.services import count_record, finish_register, request_cancel
 from tests.factories import TeamFactory
-from tests.judging.test_judging_concurrency import THREADS, run_together
+from tests.judging.test_concurrency import THREADS, run_together
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -10,7 +10,7 @@ from competition.models import AuditEntry, Competition
 from judging.demo_live import play
 from judging.management.commands.demo import DEMO_SLUG
 from judging.models import Count, Finish
-from tests.judging.test_judging_concurrency import assert_standings_consistent
+from tests.judging.test_concurrency import assert_standings_consistent
 
 pytestmark = pytest.mark.django_db
 

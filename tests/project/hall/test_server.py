@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from tests.hall.server import start_hall
+from tests.project.hall.server import start_hall
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ from judging.models import Finish, Objection
 from scoring import rules, selectors
 from scoring.selectors import competition_standings, memo_clear
 from tests.factories import TeamFactory
-from tests.scoring_db.standings_data import count, finish, many_teams, running_competition
+from tests.scoring.standings_data import count, finish, many_teams, running_competition
 
 
 @pytest.fixture(autouse=True)

@@ -1,1 +1,0 @@
-from tests.stage.championship import final  # noqa: F401 (a fixture)

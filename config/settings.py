@@ -5,6 +5,7 @@ Off, the app refuses to start without SECRET_KEY and ALLOWED_HOSTS. Otherwise a 
 needs no variable: SQLite under var/, a local-memory cache.
 """
 
+import mimetypes
 import os
 from pathlib import Path
 
@@ -182,12 +183,15 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
+# The pages' ES modules (static/js/**/*.mjs): a browser runs a module only when it comes as
+# JavaScript, and the system's mime.types (which Python reads) may not know .mjs.
+mimetypes.add_type("text/javascript", ".mjs")
 STATIC_ROOT = BASE_DIR / "var" / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "config.storage.StaticStorage"
         if not DEBUG
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },

@@ -1,7 +1,7 @@
 """The missing-pieces picker for corrections in the control room (issue 15 point 10, R8): the
 tablet's picker on a laptop. Lone missing pieces are a number (each is deducted); each spot of
 adjacent missing pieces is its own number of at least 2 (a production fault, not deducted).
-Works without JavaScript (number fields); control.js adds the tablet's steppers and keeps the
+Works without JavaScript (number fields); control.mjs adds the tablet's steppers and keeps the
 deduction sentence up to date."""
 
 from django import forms
@@ -32,7 +32,7 @@ def deduction_text(missing) -> str:
 
 
 def picker_texts() -> dict:
-    """The sentences control.js needs, as data attributes (no inline script under the CSP)."""
+    """The sentences control.mjs needs, as data attributes (no inline script under the CSP)."""
     return {
         "none": _("Nothing is deducted"),
         "one": _("1 piece deducted"),

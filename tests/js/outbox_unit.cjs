@@ -1,10 +1,18 @@
-// Unit tests of static/js/outbox.js with injected storage, fetch, clock and timers.
+// Unit tests of static/js/judge/outbox.mjs with injected storage, fetch, clock and timers.
 // Run by test_judge_page_outbox.py: node --test tests/js/outbox_unit.cjs
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const path = require("node:path");
-const JudgeOutbox = require(path.join(__dirname, "../../static/js/outbox.js"));
+const { pathToFileURL } = require("node:url");
+
+// The outbox is ES modules (static/js/judge/): loaded once, before the tests run.
+let JudgeOutbox;
+test.before(async () => {
+  const load = (name) => import(pathToFileURL(path.join(__dirname, "../../static/js/judge", name)).href);
+  const [outbox, device, clock] = await Promise.all([load("outbox.mjs"), load("device.mjs"), load("clock.mjs")]);
+  JudgeOutbox = { ...outbox, ...device, clockOffset: clock.clockOffset };
+});
 
 function memoryStorage() {
   const data = new Map();

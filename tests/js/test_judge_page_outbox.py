@@ -1,4 +1,5 @@
-"""The outbox logic (static/js/outbox.js), unit-tested in Node with injected storage/fetch."""
+"""The outbox logic (static/js/judge/outbox.mjs and its modules), unit-tested in Node with
+injected storage/fetch."""
 
 import shutil
 import subprocess

@@ -76,6 +76,23 @@ def test_fragment_shows_current_puzzle_and_finish_button(client, competition, te
     assert html.count('data-action="finish"') == 3
 
 
+def test_a_card_with_every_puzzle_finished_keeps_its_finish_button_hidden(
+    client, competition, teams, judge
+):
+    """The script only lays the outbox over the server's cards: while the undo of the last
+    finish waits on the tablet it shows this button again, it does not build one."""
+    start(competition, minutes_ago=150)
+    for position, seconds in ((1, 600), (2, 1500), (3, 3000)):
+        finish(teams[0], position, seconds)
+    client.force_login(judge)
+    html = client.get(
+        reverse("judge:board_fragment", args=[competition.slug]), headers=HX
+    ).content.decode()
+    assert "Alle 3 puslespil færdige ✓" in html
+    assert 'data-action="finish" hidden>Registrér færdig\npuslespil 3</button>' in html
+    assert html.count('data-action="finish"') == 3  # tables 2 and 3: shown
+
+
 def test_fragment_filters_the_chosen_tables(client, competition, teams, judge):
     client.force_login(judge)
     url = reverse("judge:board_fragment", args=[competition.slug])

@@ -49,7 +49,7 @@ def row_of(page: str, name: str) -> str:
 def test_the_filter_box_is_on_the_page_but_not_in_the_shared_live_part(client, tied):
     c, a, b = tied
     page = get(client, f"/{c.slug}/")
-    assert "data-board-filter-box hidden" in page  # shown by public.js: useless without it
+    assert "data-board-filter-box hidden" in page  # shown by public.mjs: useless without it
     assert '<label for="board-filter">Find et hold</label>' in page
     assert page.index("data-board-filter") < page.index('<section id="live"')
     fragment = get(client, f"/{c.slug}/", HTTP_HX_REQUEST="true")

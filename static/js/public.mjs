@@ -1,7 +1,8 @@
 /* Public pages: the clock counting down on the server's time, the big screen's pages, and
    the scroll kept across htmx swaps. Texts come from the page (data attributes). */
-(function () {
-  "use strict";
+import { hms } from "./format.mjs";
+
+{
   var offset = 0; // server time minus this device's time, in ms
 
   function syncTime() {
@@ -12,11 +13,6 @@
       .then(function (r) { return r.json(); })
       .then(function (d) { var t1 = Date.now(); offset = d.server_ms - (t0 + t1) / 2; tick(); })
       .catch(function () {});
-  }
-
-  function hms(s) {
-    var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
-    return h + ":" + (m < 10 ? "0" : "") + m + ":" + (sec < 10 ? "0" : "") + sec;
   }
 
   function tick() {
@@ -169,4 +165,4 @@
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
-})();
+}

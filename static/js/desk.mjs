@@ -1,6 +1,7 @@
 // The desk: the check-in countdown (R2) and member / puzzle rows added and removed in place.
-(function () {
-  "use strict";
+import { hms } from "./format.mjs";
+
+{
   document.documentElement.classList.add("js");
 
   // --- countdown to the check-in deadline, corrected by the server's clock ---------------
@@ -9,7 +10,6 @@
     var deadline = Date.parse(box.dataset.deadline);
     var offset = Number(box.dataset.serverMs) - Date.now();
     var out = box.querySelector("[data-role=countdown]");
-    var pad = function (n) { return (n < 10 ? "0" : "") + n; };
     var tick = function () {
       var left = Math.floor((deadline - (Date.now() + offset)) / 1000);
       if (left <= 0) {
@@ -17,10 +17,7 @@
         document.body.classList.add("past-deadline");
         return;
       }
-      var h = Math.floor(left / 3600), m = Math.floor((left % 3600) / 60), s = left % 60;
-      var text = left >= 86400
-        ? Math.floor(left / 86400) + " d " + (h % 24) + ":" + pad(m) + ":" + pad(s)
-        : h + ":" + pad(m) + ":" + pad(s);
+      var text = left >= 86400 ? Math.floor(left / 86400) + " d " + hms(left % 86400) : hms(left);
       out.textContent = out.dataset.prefix + " " + text;
       setTimeout(tick, 1000 - (Date.now() % 1000));
     };
@@ -75,4 +72,4 @@
     var text = event.target.dataset && event.target.dataset.confirm;
     if (text && !window.confirm(text)) event.preventDefault();
   }, true);
-})();
+}

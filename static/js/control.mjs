@@ -1,16 +1,12 @@
 // The control room's clock: elapsed and remaining tick every second, on the server's time.
-(function () {
-  "use strict";
+import { fmt, hms } from "./format.mjs";
+
+{
   var box = document.getElementById("clock");
   if (box && box.dataset.status === "running" && box.dataset.started && box.dataset.end) {
     var offset = Number(box.dataset.serverMs) - Date.now();
     var start = Date.parse(box.dataset.started), end = Date.parse(box.dataset.end);
     var el = box.querySelector("[data-role=elapsed]"), rem = box.querySelector("[data-role=remaining]");
-    var hms = function (s) {
-      s = Math.max(0, Math.floor(s));
-      var m = Math.floor((s % 3600) / 60), x = s % 60;
-      return Math.floor(s / 3600) + ":" + (m < 10 ? "0" : "") + m + ":" + (x < 10 ? "0" : "") + x;
-    };
     var tick = function () {
       var now = Math.min(Date.now() + offset, end);
       el.textContent = hms((now - start) / 1000);
@@ -24,11 +20,9 @@
     var text = event.target.dataset && event.target.dataset.confirm;
     if (text && !window.confirm(text)) event.preventDefault();
   }, true);
-})();
+}
 // Issue 15: the tablet's missing-pieces picker in corrections; the deduction said as you pick (R8).
-(function () {
-  "use strict";
-  var fmt = function (text, n) { return text.replace("%(n)s", n); };
+{
   document.querySelectorAll("[data-spot-picker]").forEach(function (box) {
     var lone = box.querySelector(".spot-lone input");
     var list = box.querySelector(".spot-adjacent-list");
@@ -40,8 +34,8 @@
         if (v >= 2) fault += v;
       });
       var d = box.dataset;
-      var text = n === 0 ? d.tNone : n === 1 ? d.tOne : fmt(d.tMany, n);
-      if (fault) text += " · " + fmt(d.tFault, fault);
+      var text = n === 0 ? d.tNone : n === 1 ? d.tOne : fmt(d.tMany, { n: n });
+      if (fault) text += " · " + fmt(d.tFault, { n: fault });
       box.querySelector("[data-deduct]").textContent = text;
     };
     box.querySelectorAll("[data-step]").forEach(function (b) {
@@ -62,4 +56,4 @@
     });
     box.addEventListener("input", say);
   });
-})();
+}

@@ -1,0 +1,39 @@
+/* Formatting and parsing shared by every page's script (issue 12, item 3): one h:mm:ss
+ * formatter, one parser that accepts exactly what the server's forms accept, one number
+ * format and the "%(n)s" placeholders of the server's translated texts. No DOM here: the
+ * Node tests (tests/js/format_unit.mjs) import it as it is. */
+
+/* Whole seconds as h:mm:ss ("1:23:45", "0:00:45"): scoring.rules.format_hms. A clock that
+ * runs past zero shows 0:00:00, and a fraction of a second is not yet a second. */
+export function hms(seconds) {
+  const s = Math.max(0, Math.floor(Number(seconds) || 0));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return `${h}:${String(m).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/* What Python's str.strip() takes off (str.isspace), which is not quite JavaScript's trim(). */
+const SPACE = "[\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+const STRIP = new RegExp(`^${SPACE}+|${SPACE}+$`, "g");
+const HMS = /^[0-9]{1,7}(:[0-9]{1,2}){0,2}$/;
+
+/* The server's parse_hms (judging/views_control.py): "1:23:45" (h:mm:ss), "23:45" (m:ss)
+ * or "95" (seconds) -> whole seconds; minutes and seconds after a colon below 60; null for
+ * anything the server refuses. */
+export function parseHms(text) {
+  const t = String(text ?? "").replace(STRIP, "");
+  if (!HMS.test(t)) return null;
+  const parts = t.split(":").map(Number);
+  if (parts.slice(1).some((p) => p >= 60)) return null;
+  return parts.reduce((seconds, part) => seconds * 60 + part, 0);
+}
+
+/* Python's named placeholders, as the server's texts carry them: "Puzzle %(n)s of %(total)s". */
+export function fmt(text, vars) {
+  return String(text).replace(/%\((\w+)\)s/g, (_, k) => (vars && k in vars ? vars[k] : ""));
+}
+
+/* Numbers as the page's language writes them: "1.000" in Danish, "1,000" in English. */
+export function numberFormat(language) {
+  return new Intl.NumberFormat(language === "da" ? "da-DK" : "en-GB");
+}

@@ -1,0 +1,184 @@
+/* The cards are the server's (_judge_cards.html, swapped in by htmx); this module only lays
+ * over them what this tablet knows and the server does not yet: taps waiting in the outbox
+ * (a dot, the next puzzle, the time since, a pending count or undo) and the "Saved ✓" note
+ * of a tap just answered. It changes texts, `hidden` and data attributes of the server's
+ * elements; it builds no card markup. */
+import { fmt, hms } from "../format.mjs";
+import { $ } from "./page.mjs";
+
+export const undoesFinish = (e) => e.kind === "delete" || (e.kind === "cancel" && e.cancels_kind === "finish");
+
+/* What a card shows once `mine` (this team's entries, waiting or just answered, oldest
+ * first) are laid over the server's card {finished, since, latestPosition, counted}; `waiting`
+ * are the ones still in the outbox. Pure: tested in Node (tests/js/board_unit.mjs). */
+export function cardView(card, mine, waiting) {
+  let pos = card.finished + 1;
+  let since = card.since;
+  let lastPos = card.latestPosition;
+  let pendingCount = null;
+  for (const e of mine) {
+    if (e.kind === "finish" && e.puzzle === pos) {
+      pos += 1;
+      since = e.elapsed_seconds;
+      lastPos = e.puzzle;
+    } else if (undoesFinish(e) && e.puzzle === pos - 1) {
+      pos -= 1; // the undo of the latest finish (it may or may not have reached the server)
+      lastPos = null;
+    } else if (e.kind === "count" && card.counted === "") {
+      pendingCount = e.pieces;
+    }
+  }
+  return {
+    pos,
+    since,
+    lastPos,
+    pendingCount,
+    undoing: mine.find(undoesFinish) || null,
+    undoWaiting: waiting.find(undoesFinish) || null,
+    // not "saved" while the server asks about it or it needs attention
+    asked: waiting.some((e) => e.state === "confirm" || e.state === "attention"),
+  };
+}
+
+/* The server's facts about a card, from its data attributes. */
+export function cardInfo(card) {
+  return {
+    team: Number(card.dataset.team),
+    table: Number(card.dataset.table),
+    name: card.dataset.name,
+    pos: Number(card.dataset.pos || Number(card.dataset.finished) + 1),
+  };
+}
+
+const SAVED_MS = 30000;
+
+export function setupBoard(ctx) {
+  const { state, w } = ctx;
+  const T = w.T;
+
+  /* After "Gem", a short confirmation on the card: table, puzzle, time, pieces deducted,
+   * with its undo beside it (issue 15 point 11). Kept for SAVED_MS, across the board's swaps. */
+  function noteSaved(e) {
+    const text = fmt(T.saved_note, {
+      table: e.table,
+      n: e.puzzle,
+      time: hms(e.elapsed_seconds),
+      deducted: w.deducted(e.missing.filter((n) => n === 1).length),
+    });
+    state.savedNotes.set(e.team, { text, puzzle: e.puzzle, elapsed: e.elapsed_seconds, until: Date.now() + SAVED_MS });
+    setTimeout(apply, SAVED_MS + 50);
+  }
+  function showSaved(card, team, lastPos) {
+    const box = card.querySelector('[data-role="saved"]');
+    if (!box) return;
+    const note = state.savedNotes.get(team);
+    // a moment may pass between the outbox dropping the sent tap and the page counting it
+    // as done: only the clock ends a note, not one overlay without it
+    if (note && note.until <= Date.now()) state.savedNotes.delete(team);
+    const live = note && note.until > Date.now() && note.puzzle === lastPos;
+    box.hidden = !live;
+    if (!live) return;
+    box.querySelector('[data-role="saved-text"]').textContent = note.text;
+    box.querySelector('[data-role="saved-undo"]').textContent = `↶ ${w.undoLabel(note.puzzle, note.elapsed)}`;
+  }
+
+  function apply() {
+    const entries = ctx.outbox.entries();
+    const done = state.justDone.map((id) => state.justDoneEntries.get(id)).filter(Boolean);
+    const all = done.concat(entries).sort((a, b) => a.created_ms - b.created_ms);
+    const status = $("cards")?.dataset.status || state.clock.status;
+    const othersTeams = ctx.pill.othersTeams();
+    document.querySelectorAll(".jcard").forEach((card) => {
+      // the chosen tables at once, before (or without) the server's filtered cards
+      card.hidden = state.tables.length > 0 && !state.tables.includes(Number(card.dataset.table));
+      const team = Number(card.dataset.team);
+      const waiting = entries.filter((e) => e.team === team);
+      const finished = Number(card.dataset.finished);
+      const v = cardView(
+        {
+          finished,
+          since: Number(card.dataset.since),
+          latestPosition: card.dataset.latestPosition ? Number(card.dataset.latestPosition) : null,
+          counted: card.dataset.counted,
+        },
+        all.filter((e) => e.team === team),
+        waiting,
+      );
+      card.querySelector('[data-role="dot"]').hidden = waiting.length === 0 && !othersTeams.has(team);
+      card.classList.toggle("jcard-waiting", waiting.length > 0);
+      showSaved(card, team, v.undoing || v.asked ? null : v.lastPos);
+      card.dataset.pos = String(v.pos);
+      card.dataset.effSince = String(v.since);
+      if (card.dataset.disqualified) return;
+      const advanced = v.pos !== finished + 1;
+      if (!advanced && v.pendingCount === null && !v.undoing && !card.dataset.overlaid) return;
+      card.dataset.overlaid = "1"; // laid over here: again on every change until the next swap
+      overlay(card, v, status);
+    });
+  }
+
+  function overlay(card, v, status) {
+    const total = Number(card.dataset.total);
+    const line = card.querySelector('[data-role="puzzle"]');
+    if (line) line.textContent = w.puzzleLine(v.pos);
+    const label = card.querySelector('[data-role="since-label"]');
+    if (label) label.textContent = v.pos > 1 ? T.since_last : T.since_start;
+    const sinceLine = card.querySelector('[data-role="since-line"]');
+    if (sinceLine) sinceLine.hidden = v.pos > total || status !== "running" || !!v.undoing;
+    const undo = card.querySelector('[data-action="undo"]');
+    if (undo) {
+      undo.hidden = !v.lastPos || !!v.undoing || card.dataset.counted !== "";
+      if (v.lastPos) undo.querySelector('[data-role="undo-label"]').textContent = w.undoLabel(v.lastPos, v.since);
+    }
+    const actions = card.querySelector('[data-role="actions"]');
+    const pending = card.querySelector('[data-role="pending"]');
+    pending.hidden = true;
+    if (status === "running") {
+      // the server renders the finish button on every running card (hidden when all are done)
+      const finish = actions.querySelector('[data-action="finish"]');
+      if (finish) {
+        finish.hidden = v.pos > total;
+        finish.textContent = fmt(T.finish_button, { n: v.pos });
+      }
+    } else if (status === "stopped") {
+      if (v.pendingCount !== null) {
+        actions.hidden = true;
+        pending.hidden = false;
+        pending.textContent = fmt(T.counted_pending, { n: w.nf.format(v.pendingCount) });
+      } else {
+        const countButton = actions.querySelector('[data-action="count"]');
+        if (countButton) countButton.textContent = fmt(T.count_button, { n: v.pos });
+        actions.hidden = v.pos > total;
+      }
+    }
+    if (v.undoWaiting) {
+      pending.hidden = false;
+      pending.textContent = fmt(T.undo_pending_line, { what: w.what(v.undoWaiting) });
+    }
+  }
+
+  /* htmx swaps the server's cards in: what it shows now includes what was answered before
+   * its request started; the clock is the server's again. */
+  const board = $("board");
+  document.body.addEventListener("htmx:beforeRequest", (ev) => {
+    if (ev.detail.elt === board) state.swapStarted = state.justDone.slice();
+  });
+  document.body.addEventListener("htmx:afterSwap", (ev) => {
+    if (ev.detail.elt !== board) return;
+    state.justDone = state.justDone.filter((id) => !state.swapStarted.includes(id));
+    for (const id of state.swapStarted) state.justDoneEntries.delete(id);
+    const cards = $("cards");
+    if (cards) {
+      state.clock = Object.assign({}, state.clock, {
+        status: cards.dataset.status,
+        started_at_ms: Number(cards.dataset.startedAtMs) || null,
+        end_ms: Number(cards.dataset.endMs) || null,
+      });
+      if (state.clock.status !== "running") state.endRefreshed = false;
+    }
+    apply();
+    ctx.clock.show();
+  });
+
+  return { apply, noteSaved };
+}

@@ -1,0 +1,190 @@
+/* The judge's page (OFFLINE.md): the wiring of its modules. htmx renders the cards, every
+ * write goes through the outbox, and this tab's state lives in one object (state.mjs). */
+import { fmt } from "../format.mjs";
+import { $, openStorage, readConfig, csrf, say, refreshBoard } from "./page.mjs";
+import { keyFor, ownership, uuid, idbCounter } from "./device.mjs";
+import { create as createOutbox } from "./outbox.mjs";
+import { createState } from "./state.mjs";
+import { words } from "./words.mjs";
+import { setupClock } from "./clock.mjs";
+import { setupPill } from "./pill.mjs";
+import { setupBoard } from "./board.mjs";
+import { setupTables } from "./tables.mjs";
+import { setupSheets } from "./sheets.mjs";
+import { setupUndo } from "./undo.mjs";
+
+const cfg = readConfig();
+const store = openStorage();
+const w = words(cfg);
+const T = w.T;
+const state = createState(cfg, store);
+const ctx = { cfg, store, w, state };
+
+ctx.clock = setupClock(ctx);
+ctx.clock.start();
+
+/* ---- the outbox ------------------------------------------------------------------------ */
+const OUTBOX_KEY = keyFor(cfg.slug, cfg.user);
+// navigator.locks exists only in secure contexts (HTTPS, localhost): on the venue's plain
+// http one tab owns the outbox, and another says so (OFFLINE.md).
+const locks = navigator.locks || null;
+const owner = locks ? null : ownership({ storage: store, key: OUTBOX_KEY, id: uuid() });
+state.owning = owner ? owner.claim() : true;
+
+ctx.outbox = createOutbox({
+  storage: store,
+  fetch: (url, init) => window.fetch(url, init),
+  key: OUTBOX_KEY,
+  csrf,
+  locks,
+  counter: locks ? idbCounter(window.indexedDB, OUTBOX_KEY) : null,
+  allowed: () => (owner ? owner.claim() : true), // an active owner renews its claim
+  on: {
+    change: changed,
+    done(entry, data) {
+      // the saved finish's id: its undo works before the board has been refreshed
+      if (entry.kind === "finish" && data && data.id) entry.saved_id = data.id;
+      state.justDone.push(entry.request_id);
+      state.justDoneEntries.set(entry.request_id, entry);
+      if (entry.kind === "warning") say(fmt(T.warning_saved, { table: entry.table }), "ok");
+      if (entry.kind === "confirm") say(fmt(T.confirmed, { table: entry.table }), "ok");
+      if (entry.kind === "recount") say(fmt(T.recounted, { table: entry.table, n: w.nf.format(entry.pieces) }), "ok");
+      // an undo is "Undone" only now, when the server has answered it
+      if (entry.kind === "cancel" || entry.kind === "delete") {
+        say(fmt(T.undone, { what: w.what(entry), table: entry.table }), "ok");
+      }
+      refreshBoard();
+    },
+    message(entry, data) {
+      say(`${w.tableText(entry.table)}: ${data.detail}`, "warn");
+      refreshBoard();
+    },
+    confirm(entry) {
+      state.confirmQueue.push(entry.request_id);
+      ctx.undo.showNextConfirm();
+    },
+    attention(entry) {
+      say(`${w.tableText(entry.table)} · ${entry.team_name}: ${entry.message}`, "bad");
+    },
+  },
+});
+
+/* A second tab without navigator.locks: nothing is taken here, and it says so. */
+ctx.notOwner = () => {
+  state.owning = false;
+  ctx.pill.renderOwner();
+  say(T.other_tab, "bad");
+};
+/* A tap goes to the outbox (resolves to the stored entry, or nothing in a tab that does not
+ * own it). */
+ctx.enqueue = (entry) => {
+  entry.by_name = cfg.user_name;
+  return ctx.outbox.enqueue(entry).catch((err) => {
+    if (err.message !== "not_owner") throw err;
+    ctx.notOwner();
+  });
+};
+
+ctx.pill = setupPill(ctx);
+ctx.board = setupBoard(ctx);
+setupTables(ctx);
+ctx.sheets = setupSheets(ctx);
+ctx.undo = setupUndo(ctx);
+
+function changed() {
+  ctx.pill.renderPill();
+  ctx.board.apply();
+  ctx.pill.renderOthers();
+  ctx.pill.renderUnsaved();
+  if ($("outbox-sheet").open) ctx.pill.renderList();
+  ctx.clock.show(); // the cards' "since" at once, not at the next tick
+}
+
+if (owner) {
+  // renew the claim; take it over when the other tab is gone
+  setInterval(() => {
+    const was = state.owning;
+    state.owning = owner.claim();
+    ctx.pill.renderOwner();
+    if (state.owning && !was) {
+      changed();
+      ctx.outbox.flush();
+    }
+  }, 2000);
+  window.addEventListener("pagehide", () => owner.release());
+}
+
+/* ---- the cards' buttons ---------------------------------------------------------------- */
+const board = $("board");
+board.addEventListener("pointerdown", (ev) => {
+  const b = ev.target.closest('[data-action="finish"]');
+  if (b) state.tap = { ms: ctx.clock.now(), at: Date.now(), card: b.closest(".jcard") };
+});
+board.addEventListener("click", (ev) => {
+  const b = ev.target.closest("[data-action]");
+  if (!b) return;
+  const card = b.closest(".jcard");
+  const action = b.dataset.action;
+  if (!state.owning) {
+    say(T.other_tab, "bad");
+    return;
+  }
+  if (action === "finish") {
+    const tap = state.tap;
+    const fresh = tap && tap.card === card && Date.now() - tap.at < 3000;
+    ctx.sheets.openFinish(card, fresh ? tap.ms : ctx.clock.now(), false);
+    state.tap = null;
+  } else if (action === "finish-late") ctx.sheets.openFinish(card, null, true);
+  else if (action === "count") ctx.sheets.openCount(card, "count");
+  else if (action === "confirm-count") ctx.sheets.openCount(card, "confirm", Number(b.dataset.count));
+  else if (action === "recount") ctx.sheets.openCount(card, "recount", Number(b.dataset.count));
+  else if (action === "warn") ctx.sheets.openWarn(card);
+  else if (action === "undo" || action === "undo-saved") ctx.undo.undo(card);
+});
+
+/* ---- the pill, "Send now", flush triggers, logout warning ------------------------------ */
+$("outbox-pill").addEventListener("click", ctx.pill.open);
+$("send-now").addEventListener("click", () => ctx.outbox.sendNow());
+$("outbox-send").addEventListener("click", () => ctx.outbox.sendNow());
+window.addEventListener("online", () => {
+  ctx.outbox.sendNow();
+  ctx.clock.sync();
+});
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") {
+    ctx.outbox.flush();
+    ctx.clock.sync();
+  }
+});
+window.addEventListener("storage", (ev) => {
+  // this judge's outbox changed in another tab, or another judge's (renderOthers)
+  if (ev.key === null || ev.key.startsWith(keyFor(cfg.slug, ""))) changed();
+});
+// taps only in memory (storage full or unavailable): a reload would lose them
+window.addEventListener("beforeunload", (ev) => {
+  if (ctx.outbox.summary().unsaved > 0) ev.preventDefault();
+});
+const logout = document.querySelector(`form[action="${cfg.urls.logout}"]`);
+if (logout) {
+  logout.addEventListener("submit", (ev) => {
+    const s = ctx.outbox.summary();
+    const text = s.total === 1 ? T.logout_pending_one : fmt(T.logout_pending, { n: s.total });
+    if (s.total > 0 && !window.confirm(text)) ev.preventDefault();
+  });
+}
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  navigator.serviceWorker.register(cfg.urls.worker).catch(() => {});
+}
+
+/* ---- start ----------------------------------------------------------------------------- */
+for (const e of ctx.outbox.entries()) if (e.state === "confirm") state.confirmQueue.push(e.request_id);
+changed();
+ctx.pill.renderOwner();
+ctx.clock.show();
+// A module runs before DOMContentLoaded, and htmx binds the board's triggers then: ask for
+// the cards after it has.
+if (document.readyState === "complete") refreshBoard();
+else document.addEventListener("DOMContentLoaded", refreshBoard, { once: true });
+ctx.clock.sync();
+ctx.outbox.flush();
+ctx.undo.showNextConfirm();

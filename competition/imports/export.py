@@ -3,8 +3,9 @@
 import tablib
 from django.utils import timezone
 
+from competition import selectors
 from competition.cells import safe_row
-from competition.models import Competition, Team
+from competition.models import Competition
 
 
 def export_csv(competition: Competition) -> str:
@@ -13,9 +14,7 @@ def export_csv(competition: Competition) -> str:
     Same columns as the import reads, so the file can be edited and imported elsewhere.
     Danish Excel: `;` between fields; the caller adds the BOM.
     """
-    teams = list(
-        Team.objects.filter(competition=competition).prefetch_related("members").order_by("table")
-    )
+    teams = selectors.team_list(competition=competition)
     width = max((len(t.members.all()) for t in teams), default=0)
     headers = ["bord", "hold", "betalt", "tjekket ind", "trukket"]
     for n in range(1, width + 1):

@@ -178,7 +178,7 @@ def build_competition(teams: int, puzzles: int) -> dict:
 
 def create_judges(count: int) -> list[str]:
     """`count` judge users (bench-judge-01, ...) through create_staff; their API tokens."""
-    from competition.management.commands.create_staff import staff_upsert
+    from competition.services import staff_upsert
 
     return [
         staff_upsert(username=f"bench-judge-{i:02d}", role="judge")[2].key

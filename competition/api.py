@@ -12,7 +12,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from competition import services
+from competition import selectors, services
 from competition.inputs import DateTimeField
 from competition.models import Competition, Puzzle, Team
 from competition.roles import ADMIN, DESK, JUDGE, IsAdmin, IsDesk, has_role
@@ -191,7 +191,7 @@ class TeamPatchSerializer(serializers.Serializer):
 
 # --- views -----------------------------------------------------------------------------------
 def _competition(slug: str) -> Competition:
-    return get_object_or_404(Competition.objects.prefetch_related("puzzles"), slug=slug)
+    return selectors.competition_get(slug=slug, puzzles=True)
 
 
 class CompetitionListView(APIView):
@@ -238,7 +238,7 @@ class PuzzleCreateView(APIView):
 
 def _team_answer(request, team: Team) -> dict:
     if has_role(request.user, DESK):
-        team = Team.objects.prefetch_related("members").get(pk=team.pk)
+        team = selectors.team_with_members(team=team)
         return DeskTeamSerializer(team).data
     return PublicTeamSerializer(team).data
 
@@ -252,7 +252,7 @@ class TeamListView(APIView):
         description="Desk and admin also get members, fee, check-in and contact details.",
     )
     def get(self, request, slug):
-        competition = get_object_or_404(Competition, slug=slug)
+        competition = selectors.competition_get(slug=slug)
         teams = Team.objects.filter(competition=competition).order_by("table")
         if has_role(request.user, DESK):
             return Response(DeskTeamSerializer(teams.prefetch_related("members"), many=True).data)
@@ -260,7 +260,7 @@ class TeamListView(APIView):
 
     @extend_schema(request=TeamInSerializer, responses={201: DeskTeamSerializer})
     def post(self, request, slug):
-        competition = get_object_or_404(Competition, slug=slug)
+        competition = selectors.competition_get(slug=slug)
         data = TeamInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         team = services.team_create(competition=competition, by=request.user, **data.validated_data)

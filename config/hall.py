@@ -129,7 +129,7 @@ def _banner(env: dict) -> None:
     from django.utils import timezone, translation
     from django.utils.translation import gettext as _
 
-    from competition.management.commands.create_staff import staff_upsert
+    from competition.services import staff_upsert
 
     translation.activate(settings.LANGUAGE_CODE)
     base = env["PUBLIC_URL"]

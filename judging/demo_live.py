@@ -16,9 +16,8 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from competition.errors import Refusal
-from competition.management.commands.create_staff import staff_upsert
 from competition.models import Competition, Team
-from competition.services import clock_start
+from competition.services import clock_start, staff_upsert
 from judging.services import count_record, finish_register
 from scoring.rules import deducted, format_hms
 

@@ -3,8 +3,8 @@
 import pytest
 from rest_framework.test import APIClient
 
-from competition.management.commands.create_staff import staff_upsert
 from competition.models import Competition
+from competition.services import staff_upsert
 from tests.ci_no_skips import pytest_runtest_makereport  # noqa: F401  (CI: no skips)
 from tests.factories import CompetitionFactory, PuzzleFactory, TeamFactory
 

@@ -1,9 +1,72 @@
-"""Writes for competitions, puzzles, teams and the clock: the one place for their rules.
+"""Writes for competitions, puzzles, teams, staff and the clock: the one place for their rules.
 
-Import from here: `from competition.services import clock_start, team_create`.
+Import from here: `from competition.services import clock_start, team_create`. One module
+per concept: setup (competition, puzzle sequence), teams, clock, screen, privacy, staff.
 """
 
-from competition.services.clock import *  # noqa: F403
-from competition.services.privacy import *  # noqa: F403
-from competition.services.screen import *  # noqa: F403
-from competition.services.teams import *  # noqa: F403
+from competition.services.clock import (
+    STOP_UNDO_WINDOW,
+    clock_correct,
+    clock_start,
+    clock_stop,
+    clock_stop_undo,
+    stop_undo_until,
+)
+from competition.services.privacy import competition_erase_personal_data
+from competition.services.screen import reveal_next, reveal_start, screen_hold, screen_set
+from competition.services.setup import (
+    competition_create,
+    competition_update,
+    puzzle_add,
+    puzzle_delete,
+    puzzle_sequence_set,
+    puzzle_update,
+)
+from competition.services.staff import staff_upsert
+from competition.services.teams import (
+    members_clean,
+    next_free_table,
+    team_check_in,
+    team_check_in_undo,
+    team_create,
+    team_fee_set,
+    team_update,
+    team_withdraw,
+    team_withdraw_undo,
+)
+
+__all__ = [
+    # clock
+    "STOP_UNDO_WINDOW",
+    "clock_correct",
+    "clock_start",
+    "clock_stop",
+    "clock_stop_undo",
+    "stop_undo_until",
+    # privacy
+    "competition_erase_personal_data",
+    # screen
+    "reveal_next",
+    "reveal_start",
+    "screen_hold",
+    "screen_set",
+    # setup
+    "competition_create",
+    "competition_update",
+    "puzzle_add",
+    "puzzle_delete",
+    "puzzle_sequence_set",
+    "puzzle_update",
+    # staff
+    "staff_upsert",
+    # teams
+    "members_clean",
+    "next_free_table",
+    "team_check_in",
+    "team_check_in_undo",
+    "team_create",
+    "team_fee_set",
+    "team_update",
+    "team_withdraw",
+    "team_withdraw_undo",
+]

@@ -1,7 +1,6 @@
-"""Competition setup, puzzle sequence, teams and members, check-in (R2, R3, R15, R17, P2)."""
+"""Teams and members: register, edit, entry fee, check-in, withdrawal (R2, R3, R15, R17, P2)."""
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -10,19 +9,11 @@ from django.utils.translation import gettext as _
 
 from competition.audit import audit_record
 from competition.errors import Refusal, ensure_not_final
-from competition.inputs import SMALLINT_MAX
 from competition.locking import lock_competition, lock_team
-from competition.models import Competition, Member, Puzzle, Team
+from competition.models import Competition, Member, Team
 from competition.roles import ADMIN, has_role
-from competition.slugs import slug_valid
 
 __all__ = [
-    "competition_create",
-    "competition_update",
-    "puzzle_add",
-    "puzzle_update",
-    "puzzle_delete",
-    "puzzle_sequence_set",
     "team_create",
     "team_update",
     "team_fee_set",
@@ -34,19 +25,6 @@ __all__ = [
     "members_clean",
 ]
 
-# Paths under /desk/ and /control/ that are not competitions.
-_EXTRA_RESERVED = frozenset({"new"})
-COMPETITION_FIELDS = (
-    "slug",
-    "name",
-    "venue",
-    "starts_at",
-    "duration_minutes",
-    "max_at_table",
-    "hide_motifs",
-)
-# What may still change once the clock has started: nothing that moves the clock or the rules.
-FIELDS_AFTER_START = frozenset({"name", "venue"})
 TEAM_FIELDS = (
     "name",
     "table",
@@ -58,18 +36,7 @@ TEAM_FIELDS = (
 )
 
 
-# --- snapshots for the audit trail -----------------------------------------------------------
-def _competition_snapshot(c: Competition) -> dict:
-    return {f: getattr(c, f) for f in COMPETITION_FIELDS}
-
-
-def _puzzles_snapshot(competition: Competition) -> list[dict]:
-    return [
-        {"position": p.position, "title": p.title, "brand": p.brand, "pieces": p.pieces}
-        for p in Puzzle.objects.filter(competition=competition).order_by("position")
-    ]
-
-
+# --- snapshot for the audit trail ------------------------------------------------------------
 def _team_snapshot(team: Team, members: Iterable[Member] | None = None) -> dict:
     data = {f: getattr(team, f) for f in TEAM_FIELDS}
     data["checked_in_at"] = team.checked_in_at
@@ -82,225 +49,6 @@ def _team_snapshot(team: Team, members: Iterable[Member] | None = None) -> dict:
     return data
 
 
-def _ensure_setup(competition: Competition) -> None:
-    if competition.started_at is not None:
-        raise Refusal(
-            "already_started",
-            _("The clock has started; the puzzle sequence can no longer be changed."),
-        )
-
-
-# --- competition -----------------------------------------------------------------------------
-def _validate_slug(slug: str) -> None:
-    if not slug_valid(slug):
-        raise ValidationError(
-            {
-                "slug": _(
-                    "The short name may only hold the small letters a–z, digits and hyphens, "
-                    "e.g. dm-2027 (æ, ø and å are written ae, oe and aa)."
-                )
-            }
-        )
-    if slug.lower() in _EXTRA_RESERVED:
-        raise ValidationError(
-            {"slug": _("“%(slug)s” is used by the app itself; choose another short name.")},
-            params={"slug": slug},
-        )
-
-
-@transaction.atomic
-def competition_create(
-    *,
-    by,
-    slug: str,
-    name: str,
-    starts_at: datetime,
-    duration_minutes: int = 180,
-    max_at_table: int = 4,
-    venue: str = "",
-    hide_motifs: bool = False,
-    second_count: bool = True,
-) -> Competition:
-    """Create a competition in setup (no puzzles yet; add them with puzzle_add)."""
-    _validate_slug(slug)
-    competition = Competition(
-        slug=slug,
-        name=name,
-        starts_at=starts_at,
-        duration_minutes=duration_minutes,
-        max_at_table=max_at_table,
-        venue=venue,
-        hide_motifs=hide_motifs,
-        second_count=second_count,
-    )
-    competition.full_clean()
-    competition.save()
-    audit_record(
-        competition=competition,
-        user=by,
-        action="competition_create",
-        after=_competition_snapshot(competition),
-    )
-    return competition
-
-
-@transaction.atomic
-def competition_update(*, competition: Competition, by, **fields) -> Competition:
-    """Edit the competition; once the clock has started only its name and venue."""
-    unknown = set(fields) - set(COMPETITION_FIELDS)
-    if unknown:
-        raise TypeError(f"unknown fields: {', '.join(sorted(unknown))}")
-    competition = lock_competition(competition)
-    ensure_not_final(competition)
-    changed = {f: v for f, v in fields.items() if getattr(competition, f) != v}
-    if competition.started_at is not None and set(changed) - FIELDS_AFTER_START:
-        raise Refusal(
-            "already_started",
-            _("The clock has started; only the name and the venue can be changed now."),
-        )
-    if not changed:
-        return competition
-    if "slug" in changed:
-        _validate_slug(changed["slug"])
-    before = _competition_snapshot(competition)
-    for f, v in changed.items():
-        setattr(competition, f, v)
-    competition.full_clean()
-    competition.save(update_fields=list(changed))
-    audit_record(
-        competition=competition,
-        user=by,
-        action="competition_update",
-        before=before,
-        after=_competition_snapshot(competition),
-    )
-    competition.bump_standings()
-    return competition
-
-
-# --- the puzzle sequence (R7) ----------------------------------------------------------------
-@transaction.atomic
-def puzzle_add(
-    *, competition: Competition, by, position: int, pieces: int, title: str = "", brand: str = ""
-) -> Puzzle:
-    competition = lock_competition(competition)
-    ensure_not_final(competition)
-    _ensure_setup(competition)
-    before = _puzzles_snapshot(competition)
-    if Puzzle.objects.filter(competition=competition, position=position).exists():
-        raise ValidationError({"position": _("There is already a puzzle with this number.")})
-    puzzle = Puzzle(
-        competition=competition, position=position, pieces=pieces, title=title, brand=brand
-    )
-    puzzle.full_clean()
-    puzzle.save()
-    audit_record(
-        competition=competition,
-        user=by,
-        action="puzzle_add",
-        before={"puzzles": before},
-        after={"puzzles": _puzzles_snapshot(competition)},
-    )
-    competition.bump_standings()
-    return puzzle
-
-
-@transaction.atomic
-def puzzle_update(*, puzzle: Puzzle, by, **fields) -> Puzzle:
-    unknown = set(fields) - {"position", "title", "brand", "pieces"}
-    if unknown:
-        raise TypeError(f"unknown fields: {', '.join(sorted(unknown))}")
-    competition = lock_competition(puzzle.competition)
-    ensure_not_final(competition)
-    _ensure_setup(competition)
-    puzzle = Puzzle.objects.get(pk=puzzle.pk)
-    before = _puzzles_snapshot(competition)
-    if (
-        "position" in fields
-        and fields["position"] != puzzle.position
-        and Puzzle.objects.filter(competition=competition, position=fields["position"]).exists()
-    ):
-        raise ValidationError({"position": _("There is already a puzzle with this number.")})
-    for f, v in fields.items():
-        setattr(puzzle, f, v)
-    puzzle.full_clean()
-    puzzle.save()
-    audit_record(
-        competition=competition,
-        user=by,
-        action="puzzle_update",
-        before={"puzzles": before},
-        after={"puzzles": _puzzles_snapshot(competition)},
-    )
-    competition.bump_standings()
-    return puzzle
-
-
-@transaction.atomic
-def puzzle_delete(*, puzzle: Puzzle, by) -> None:
-    competition = lock_competition(puzzle.competition)
-    ensure_not_final(competition)
-    _ensure_setup(competition)
-    before = _puzzles_snapshot(competition)
-    Puzzle.objects.filter(pk=puzzle.pk).delete()
-    audit_record(
-        competition=competition,
-        user=by,
-        action="puzzle_delete",
-        before={"puzzles": before},
-        after={"puzzles": _puzzles_snapshot(competition)},
-    )
-    competition.bump_standings()
-
-
-@transaction.atomic
-def puzzle_sequence_set(*, competition: Competition, by, puzzles: Sequence[dict]) -> list[Puzzle]:
-    """Replace the whole sequence: `puzzles` in order, each {id?, title, brand, pieces}.
-
-    Positions become 1..n in the given order (R7: a fixed sequence without gaps); a
-    puzzle with an `id` keeps its row, the others are added, the missing ones removed.
-    """
-    competition = lock_competition(competition)
-    ensure_not_final(competition)
-    _ensure_setup(competition)
-    before = _puzzles_snapshot(competition)
-    existing = {p.pk: p for p in Puzzle.objects.filter(competition=competition)}
-    keep = {int(d["id"]) for d in puzzles if d.get("id")}
-    if keep - set(existing):
-        raise ValidationError(_("A puzzle in the list is not of this competition."))
-    Puzzle.objects.filter(competition=competition).exclude(pk__in=keep).delete()
-    # Move the kept rows out of the way first: positions are unique per competition. They
-    # park on free positions after the new sequence's (a smallint on PostgreSQL, so nothing
-    # derived from the id: `10000 + pk` overflowed once ids passed 22,767).
-    taken = {existing[pk].position for pk in keep}
-    parking = (p for p in range(len(puzzles) + 1, SMALLINT_MAX + 1) if p not in taken)
-    for pk, parked in zip(sorted(keep), parking, strict=False):
-        Puzzle.objects.filter(pk=pk).update(position=parked)
-    result = []
-    for position, data in enumerate(puzzles, start=1):
-        puzzle = existing.get(int(data["id"])) if data.get("id") else None
-        puzzle = puzzle or Puzzle(competition=competition)
-        puzzle.position = position
-        puzzle.title = data.get("title", "") or ""
-        puzzle.brand = data.get("brand", "") or ""
-        puzzle.pieces = data["pieces"]
-        puzzle.full_clean(validate_unique=False, validate_constraints=False)
-        puzzle.save()
-        result.append(puzzle)
-    after = _puzzles_snapshot(competition)
-    if after != before:
-        audit_record(
-            competition=competition,
-            user=by,
-            action="puzzle_sequence_set",
-            before={"puzzles": before},
-            after={"puzzles": after},
-        )
-        competition.bump_standings()
-    return result
-
-
-# --- teams -----------------------------------------------------------------------------------
 def next_free_table(competition: Competition, taken: Iterable[int] = ()) -> int:
     """The lowest table number no team of `competition` (nor `taken`) has."""
     used = set(Team.objects.filter(competition=competition).values_list("table", flat=True))

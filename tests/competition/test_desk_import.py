@@ -8,6 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from competition import imports
+from competition.imports import apply as import_apply
 from competition.models import Member, Team
 from tests.factories import TeamFactory
 
@@ -103,7 +104,7 @@ def test_all_or_nothing_when_a_row_fails_at_confirm(client, desk, competition):
 
 def test_confirm_in_service_rolls_back_on_a_late_failure(competition, desk, monkeypatch):
     calls = []
-    real = imports.team_create
+    real = import_apply.team_create
 
     def flaky(**kwargs):
         calls.append(kwargs["name"])
@@ -113,7 +114,7 @@ def test_confirm_in_service_rolls_back_on_a_late_failure(competition, desk, monk
             raise ValidationError({"name": "boom"})
         return real(**kwargs)
 
-    monkeypatch.setattr(imports, "team_create", flaky)
+    monkeypatch.setattr(import_apply, "team_create", flaky)
     with pytest.raises(imports.ImportRefused):
         imports.confirm(competition, FIXED.encode(), "x.csv", by=desk)
     assert not Team.objects.exists()

@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from competition import imports
+from competition.imports import plan as import_plan
 from competition.models import ImportPreview, Team
 from competition.services import competition_erase_personal_data
 
@@ -50,7 +51,7 @@ def test_a_file_of_60000_rows_is_refused_before_its_teams_are_read(at_desk, monk
     def never(*args, **kwargs):
         raise AssertionError("the rows of a too-long file were read")
 
-    monkeypatch.setattr(imports, "_check", never)
+    monkeypatch.setattr(import_plan, "_check", never)
     response = upload(at_desk, rows_csv(60_000))
     assert response.status_code == 200
     assert "preview" not in response.context

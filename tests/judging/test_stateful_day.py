@@ -77,7 +77,7 @@ class ChampionshipDay(RuleBasedStateMachine):
         super().__init__()
         from django.contrib.auth import get_user_model
 
-        from competition.management.commands.create_staff import staff_upsert
+        from competition.services import staff_upsert
 
         self.now = T0 - timedelta(minutes=5)
         self._clock = mock.patch("django.utils.timezone.now", new=self.clock_now)

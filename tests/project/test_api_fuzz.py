@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
-from competition.management.commands.create_staff import staff_upsert
+from competition.services import staff_upsert
 
 
 @pytest.fixture

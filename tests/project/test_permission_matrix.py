@@ -18,8 +18,8 @@ from django.contrib.auth import get_user_model
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
-from competition.management.commands.create_staff import staff_upsert
 from competition.models import AuditEntry, Competition, Member, Puzzle, Team
+from competition.services import staff_upsert
 from judging.models import Count, Finish, Objection, RequestId, Tablet, Warning
 from tests.factories import MemberFactory
 

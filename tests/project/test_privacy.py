@@ -25,8 +25,8 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
-from competition.management.commands.create_staff import staff_upsert
 from competition.models import Competition
+from competition.services import staff_upsert
 from judging.models import Count, Finish, Objection, Warning
 from tests.factories import CompetitionFactory, MemberFactory, PuzzleFactory, TeamFactory
 

@@ -9,8 +9,8 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from competition.management.commands.create_staff import staff_upsert
 from competition.models import Competition, Member, Puzzle, Team
+from competition.services import staff_upsert
 
 DEMO_SLUG = "demo-dm"
 DEMO_NAME = "Demo-DM i puslespil"

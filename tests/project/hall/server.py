@@ -26,7 +26,7 @@ import django
 django.setup()
 from django.utils import timezone
 
-from competition.management.commands.create_staff import staff_upsert
+from competition.services import staff_upsert
 from competition.models import Competition, Puzzle, Team
 
 now = timezone.now()

@@ -1,0 +1,69 @@
+"""Import teams from a sign-up spreadsheet (CSV or XLSX) and export them as CSV.
+
+The file's first row names the columns; upper/lower case, extra spaces and the order do
+not matter, and Danish or English names work. Columns:
+
+- ``hold`` / ``team`` (required): the team's name.
+- ``bord`` / ``table`` (optional): the table number. Without this column every team gets
+  the next free table; with it, an empty or invalid cell is a problem in the preview
+  (which suggests the next free table).
+- The members, in one of three ways:
+  1. numbered columns ``medlem 1``, ``medlem 2``, ... (``member 1``...), each optionally
+     with ``medlem 1 under 15`` and ``medlem 1 ledsagende voksen`` (``member 1 under 15``,
+     ``member 1 adult``);
+  2. one column ``medlemmer`` / ``members``: the names separated by commas (no under-15
+     marks possible here);
+  3. one row per member: columns ``medlem`` / ``member``, ``under 15`` and
+     ``ledsagende voksen`` / ``adult``; the rows with the same team name are one team.
+- ``under 15`` is marked with x, ja, j, yes, y, 1 or true; empty, nej, no, 0 or false is not.
+- Optional: ``betalt`` / ``paid`` (same marks), ``kontaktperson`` / ``contact``,
+  ``e-mail`` / ``email``, ``telefon`` / ``phone``, ``noter`` / ``notes``.
+Other columns are ignored (the preview lists them).
+
+CSV: separated by ``;`` or ``,``, UTF-8 with or without BOM (Excel's Windows-1252 is
+accepted too). At most 1 MB and 2,000 rows (issue 11): a longer file is refused before its
+rows are read. Nothing is written by `preview`; `confirm` creates every team in one
+transaction through ``team_create`` or none at all. Between the two the file waits in an
+``ImportPreview`` row of the desk user's (`preview_store`, `preview_take`).
+"""
+
+from competition.imports.apply import ImportRefused, confirm
+from competition.imports.export import export_csv
+from competition.imports.files import (
+    MAX_BYTES,
+    MAX_ROWS,
+    ImportFileError,
+    read_dataset,
+    too_large_message,
+)
+from competition.imports.headers import classify, mapping_choices, parse_key
+from competition.imports.plan import NO, YES, PlannedTeam, Preview, preview
+from competition.imports.stored import (
+    preview_cleanup,
+    preview_discard,
+    preview_find,
+    preview_store,
+)
+
+__all__ = [
+    "MAX_BYTES",
+    "MAX_ROWS",
+    "NO",
+    "YES",
+    "ImportFileError",
+    "ImportRefused",
+    "PlannedTeam",
+    "Preview",
+    "classify",
+    "confirm",
+    "export_csv",
+    "mapping_choices",
+    "parse_key",
+    "preview",
+    "preview_cleanup",
+    "preview_discard",
+    "preview_find",
+    "preview_store",
+    "read_dataset",
+    "too_large_message",
+]

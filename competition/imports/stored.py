@@ -1,0 +1,42 @@
+"""The uploaded file between preview and confirm: an ImportPreview row of the desk user's."""
+
+import uuid
+
+from django.utils import timezone
+
+from competition.models import Competition, ImportPreview
+
+
+def _expired_before():
+    return timezone.now() - ImportPreview.EXPIRY
+
+
+def preview_cleanup() -> None:
+    """Remove the files whose time ran out (nobody confirmed or cancelled them)."""
+    ImportPreview.objects.filter(created_at__lt=_expired_before()).delete()
+
+
+def preview_store(competition: Competition, content: bytes, filename: str, *, by) -> str:
+    """Keep an uploaded file for its confirm by the same desk user; its token."""
+    stored = ImportPreview.objects.create(
+        competition=competition,
+        user=by,
+        filename=filename.replace("\x00", "")[-200:],
+        content=content,
+    )
+    return str(stored.token)
+
+
+def preview_find(competition: Competition, token, *, by) -> ImportPreview | None:
+    """The file `by` uploaded under `token`; None once it expired (or for anyone else)."""
+    try:
+        token = uuid.UUID(str(token))
+    except ValueError:
+        return None
+    return ImportPreview.objects.filter(
+        competition=competition, user=by, token=token, created_at__gte=_expired_before()
+    ).first()
+
+
+def preview_discard(stored: ImportPreview) -> None:
+    ImportPreview.objects.filter(pk=stored.pk).delete()

@@ -1,0 +1,121 @@
+"""The team spreadsheet: import (upload, preview, confirm), its example, and the export."""
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from competition import imports, selectors
+from competition.errors import Refusal
+from competition.forms import ImportForm
+from competition.inputs import whole_number
+from competition.roles import DESK, role_required
+
+
+@role_required(DESK)
+def export(request, slug):
+    competition = selectors.competition_get(slug=slug)
+    response = HttpResponse(
+        "\ufeff" + imports.export_csv(competition), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{competition.slug}-hold.csv"'
+    return response
+
+
+@role_required(DESK)
+def import_teams(request, slug):
+    """Upload -> preview (nothing written) -> confirm (all or nothing), or cancel."""
+    competition = selectors.competition_get(slug=slug)
+    context = {"competition": competition, "form": ImportForm()}
+    imports.preview_cleanup()
+    if request.method == "POST" and "token" in request.POST:
+        token = request.POST["token"]
+        stored = imports.preview_find(competition, token, by=request.user)
+        if not stored:
+            messages.error(request, _("The uploaded file has expired; upload it again."))
+            return redirect("desk:import", slug=slug)
+        if "cancel" in request.POST:
+            imports.preview_discard(stored)
+            messages.info(request, _("The import is cancelled; nothing was saved."))
+            return redirect("desk:import", slug=slug)
+        content = bytes(stored.content)
+        mapping = _import_mapping(request.POST)
+        if "remap" in request.POST:  # the desk changed how a column is read: preview again
+            context.update(
+                preview=imports.preview(competition, content, stored.filename, mapping),
+                token=token,
+                filename=stored.filename,
+            )
+            return _import_page(request, context)
+        try:
+            created = imports.confirm(
+                competition,
+                content,
+                stored.filename,
+                by=request.user,
+                mapping=mapping,
+                skip_problems="skip_problems" in request.POST,
+            )
+        except imports.ImportRefused as refused:
+            context.update(
+                preview=refused.preview,
+                token=token,
+                refused=refused.message,
+                filename=stored.filename,
+            )
+        except Refusal as refusal:
+            messages.error(request, refusal.message)
+            return redirect("desk:import", slug=slug)
+        else:
+            imports.preview_discard(stored)
+            messages.success(request, _("Teams imported: %(count)s.") % {"count": len(created)})
+            return redirect("desk:teams", slug=slug)
+    elif request.method == "POST":
+        form = ImportForm(request.POST, request.FILES)
+        context["form"] = form
+        if form.is_valid():
+            upload = form.cleaned_data["file"]
+            content = upload.read()
+            try:
+                context["preview"] = imports.preview(competition, content, upload.name)
+            except imports.ImportFileError as exc:
+                form.add_error("file", str(exc))
+            else:
+                token = imports.preview_store(competition, content, upload.name, by=request.user)
+                context.update(token=token, filename=upload.name)
+    return _import_page(request, context)
+
+
+def _import_mapping(data) -> dict[int, str]:
+    """The preview's column selects (`col-3` = "member:2"), as the import's mapping."""
+    mapping = {}
+    for name, value in data.items():
+        if name.startswith("col-"):
+            index = whole_number(name[4:], low=0, high=10_000)
+            if index is not None:
+                mapping[index] = value
+    return mapping
+
+
+def _import_page(request, context):
+    """The import page; with a preview, its columns with how each is read (issue 15)."""
+    preview = context.get("preview")
+    if preview is not None:
+        numbers = [int(c["key"].split(":")[1]) for c in preview.columns if c["key"]]
+        choices = imports.mapping_choices(max([6, *numbers]))
+        for column in preview.columns:
+            column["choices"] = choices
+    return render(request, "competition/desk_import.html", context)
+
+
+@role_required(DESK)
+def import_example(request, slug):
+    text = (
+        "hold;bord;medlem 1;medlem 1 under 15;medlem 1 ledsagende voksen;medlem 2;"
+        "medlem 2 under 15;medlem 2 ledsagende voksen;betalt\r\n"
+        "Kantsøgerne;1;Anne Jensen;;;Ida Jensen;x;Anne Jensen;ja\r\n"
+        "Brikkebanden;2;Søren Nielsen;;;Line Nielsen;;;\r\n"
+    )
+    response = HttpResponse("\ufeff" + text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="tilmeldinger-eksempel.csv"'
+    return response

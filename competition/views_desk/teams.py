@@ -1,0 +1,214 @@
+"""The desk's team list and its one-tap actions, registering and editing a team, refunds
+(R2, R3, R17, P2)."""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from competition import selectors, services
+from competition.errors import Refusal
+from competition.forms import TeamForm, member_formset, members_from
+from competition.inputs import redirect_next, whole_number
+from competition.models import Competition, Team
+from competition.roles import DESK, role_required
+
+FILTERS = {
+    "in": lambda t: t.checked_in_at is not None and not t.withdrawn,
+    "missing": lambda t: t.checked_in_at is None and not t.withdrawn,
+    "unpaid": lambda t: not t.fee_paid and not t.withdrawn,
+    "withdrawn": lambda t: t.withdrawn,
+}
+
+
+def _matches(team: Team, q: str) -> bool:
+    if not q:
+        return True
+    if whole_number(q) == team.table:
+        return True
+    q = q.casefold()  # Python, not SQL: SQLite's lower() knows only ASCII
+    return q in team.name.casefold() or any(q in m.name.casefold() for m in team.members.all())
+
+
+def _desk_context(request, competition: Competition) -> dict:
+    teams = selectors.team_list(competition=competition)
+    q = request.GET.get("q", "").strip()
+    f = request.GET.get("f", "")
+    shown = [t for t in teams if _matches(t, q) and FILTERS.get(f, lambda t: True)(t)]
+    now = timezone.now()
+    return {
+        "competition": competition,
+        "teams": shown,
+        "counts": selectors.team_counts(teams),
+        "q": q,
+        "f": f if f in FILTERS else "",
+        "past_deadline": now >= competition.check_in_deadline,
+        "deadline_iso": competition.check_in_deadline.isoformat(),
+        "server_ms": int(now.timestamp() * 1000),
+        "filters": [
+            ("", _("All"), "all"),
+            ("in", _("Checked in"), "in"),
+            ("missing", _("Not checked in"), "missing"),
+            ("unpaid", _("Fee unpaid"), "unpaid"),
+            ("withdrawn", _("Withdrawn"), "withdrawn"),
+        ],
+    }
+
+
+@role_required(DESK)
+def teams(request, slug):
+    """The desk's team list: search, filters, counts, check-in in one tap."""
+    competition = selectors.competition_get(slug=slug)
+    context = _desk_context(request, competition)
+    if request.htmx and request.htmx.target == "team-list":
+        return render(request, "competition/_desk_team_list.html", context)
+    return render(request, "competition/desk_teams.html", context)
+
+
+def _row_answer(request, competition: Competition, team: Team):
+    """After a tap: the htmx row plus the counts (out of band), or back to the list."""
+    if not request.htmx:
+        return redirect_next(request, reverse("desk:teams", args=[competition.slug]))
+    team = selectors.team_with_members(team=team)
+    return render(
+        request,
+        "competition/_desk_row_answer.html",
+        {
+            "competition": competition,
+            "team": team,
+            "counts": selectors.team_counts_get(competition=competition),
+            "past_deadline": timezone.now() >= competition.check_in_deadline,
+        },
+    )
+
+
+def _team_action(service, **extra):
+    @role_required(DESK)
+    @require_POST
+    def view(request, slug, pk):
+        competition = selectors.competition_get(slug=slug)
+        team = selectors.team_get(competition=competition, pk=pk)
+        try:
+            kwargs = {k: v(request) if callable(v) else v for k, v in extra.items()}
+            team = service(team=team, by=request.user, **kwargs)
+        except Refusal as refusal:
+            if request.htmx:
+                return HttpResponse(str(refusal.message), status=409)
+            messages.error(request, refusal.message)
+        return _row_answer(request, competition, team)
+
+    return view
+
+
+check_in = _team_action(services.team_check_in)
+check_in_undo = _team_action(services.team_check_in_undo)
+fee = _team_action(services.team_fee_set, paid=lambda r: r.POST.get("paid") == "1")
+
+
+def _withdraw_action(service, message):
+    @role_required(DESK)
+    @require_POST
+    def view(request, slug, pk):
+        competition = selectors.competition_get(slug=slug)
+        team = selectors.team_get(competition=competition, pk=pk)
+        try:
+            service(team=team, by=request.user)
+            messages.success(request, message % {"team": team.name})
+        except Refusal as refusal:  # after the start: the head judge's (issue 11)
+            messages.error(request, refusal.message)
+        except ValidationError as error:  # an admin here after the start: no reason field
+            for text in error.messages:
+                messages.error(request, text)
+        return redirect("desk:team_edit", slug=slug, pk=pk)
+
+    return view
+
+
+withdraw = _withdraw_action(services.team_withdraw, gettext_lazy("“%(team)s” is withdrawn."))
+withdraw_undo = _withdraw_action(
+    services.team_withdraw_undo, gettext_lazy("“%(team)s” competes again.")
+)
+
+
+def _save_team(request, competition: Competition, team: Team | None):
+    """Register (team None) or edit a team with its members."""
+    MemberFormSet = member_formset(extra=competition.max_at_table if team is None else 1)
+    if request.method == "POST":
+        form = TeamForm(request.POST)
+        formset = MemberFormSet(request.POST, prefix="members")
+        if form.is_valid() and formset.is_valid():
+            data = dict(form.cleaned_data)
+            members = members_from(formset)
+            try:
+                if team is None:
+                    team = services.team_create(
+                        competition=competition, by=request.user, members=members, **data
+                    )
+                    messages.success(
+                        request,
+                        _("“%(team)s” is registered at table %(table)s.")
+                        % {"team": team.name, "table": team.table},
+                    )
+                    if "another" in request.POST:
+                        return redirect("desk:team_new", slug=competition.slug)
+                else:
+                    services.team_update(team=team, by=request.user, members=members, **data)
+                    messages.success(request, _("“%(team)s” is saved.") % {"team": team.name})
+                return redirect("desk:teams", slug=competition.slug)
+            except ValidationError as exc:
+                for field, errors in exc.message_dict.items():
+                    for error in errors:
+                        form.add_error(field if field in form.fields else None, error)
+            except Refusal as refusal:
+                form.add_error(None, str(refusal.message))
+    elif team is None:
+        form = TeamForm(initial={"table": services.next_free_table(competition)})
+        formset = MemberFormSet(prefix="members")
+    else:
+        form = TeamForm(
+            initial={f: getattr(team, f) for f in TeamForm.base_fields if hasattr(team, f)}
+        )
+        formset = MemberFormSet(
+            prefix="members",
+            initial=[
+                {"name": m.name, "under_15": m.under_15, "guardian": m.guardian}
+                for m in team.members.all()
+            ],
+        )
+    return render(
+        request,
+        "competition/desk_team_form.html",
+        {
+            "competition": competition,
+            "team": team,
+            "form": form,
+            "formset": formset,
+            "next_free": services.next_free_table(competition),
+        },
+    )
+
+
+@role_required(DESK)
+def team_new(request, slug):
+    return _save_team(request, selectors.competition_get(slug=slug), None)
+
+
+@role_required(DESK)
+def team_edit(request, slug, pk):
+    competition = selectors.competition_get(slug=slug)
+    return _save_team(request, competition, selectors.team_get(competition=competition, pk=pk))
+
+
+@role_required(DESK)
+def refunds(request, slug):
+    """P2: the teams that paid their entry fee (refunded on a cancellation)."""
+    competition = selectors.competition_get(slug=slug)
+    paid = selectors.team_list_paid(competition=competition)
+    return render(
+        request, "competition/desk_refunds.html", {"competition": competition, "teams": paid}
+    )

@@ -262,11 +262,11 @@ PAGES = [
     "/judge/{s}/",
     "/judge/{s}/board/",
     "/judge/{o}/",
-    "/objections/{s}/new/",
-    "/objections/{s}/{objection}/resolve/",
-    "/objections/{s}/{count_objection}/resolve/",
-    "/objections/{s}/finalise/",
-    "/objections/{s}/official/",
+    "/desk/{s}/objections/",
+    "/control/{s}/objections/{objection}/resolve/",
+    "/control/{s}/objections/{count_objection}/resolve/",
+    "/control/{s}/finalise/",
+    "/desk/{s}/official/",
 ]
 
 

@@ -15,7 +15,7 @@ from competition.errors import Refusal
 from competition.models import Competition, Team
 from competition.roles import ADMIN, role_required
 from judging import services as judging_services
-from judging.forms import CountCorrectForm, FinishCorrectForm, ReasonForm
+from judging.forms import CountCorrectForm, FinishCorrectForm, ReasonForm, add_service_errors
 from judging.models import Count, Finish
 from judging.selectors import team_audit
 from judging.spot_picker import MissingSpotsMixin
@@ -81,9 +81,7 @@ def _team_write(request, competition, team, call, success, form_key=None, form=N
         messages.error(request, refusal.message)
     except ValidationError as exc:
         if form is not None:
-            for field, errors in getattr(exc, "message_dict", {None: exc.messages}).items():
-                for error in errors:
-                    form.add_error(field if field in form.fields else None, error)
+            add_service_errors(form, exc)
             team = _team(competition, team.pk)
             return render(
                 request,

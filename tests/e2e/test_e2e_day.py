@@ -391,7 +391,7 @@ def test_e2e_day_the_whole_championship(
     admin.get_by_role("button", name="Gem afgørelsen").click()
     expect(messages(admin)).to_contain_text("Indsigelsen fra bord 2 er imødekommet.")
     assert Finish.objects.get(pk=finish2.pk).elapsed_seconds == corrected
-    assert AuditEntry.objects.filter(objection=objection).exists()
+    assert AuditEntry.objects.filter(objection_id=objection.pk).exists()
 
     panel.get_by_role("checkbox").check()
     panel.get_by_role("button", name="Gør resultaterne endelige").click()

@@ -25,9 +25,11 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("config.api_urls")),
     path("desk/", include("competition.urls_desk")),
+    path("desk/", include("judging.urls_desk")),
+    path("desk/", include("scoring.urls_desk")),
     path("judge/", include("judging.urls_judge")),
     path("control/", include("judging.urls_control")),
     path("control/", include("scoring.urls_control")),
-    path("objections/", include("judging.urls_objections")),
+    path("", include("config.redirects")),  # old addresses that moved
     path("", include("scoring.urls_public")),
 ]

@@ -1,12 +1,18 @@
-"""Reads for the judge's tablet page (R5, R7, R9, R14): one row per team, constant queries."""
+"""Reads that judging's pages share: the judge's tablet page (R5, R7, R9, R14: one row per
+team, constant queries), the tablets, the objections (R20) and the audit log in sentences."""
 
 from dataclasses import dataclass
 
 from django.db.models import Count as CountOf
+from django.utils.translation import gettext as _
 
+from competition import audit_text
 from competition.inputs import INT_MAX, whole_number
-from competition.models import Competition, Puzzle, Team
-from judging.models import Finish, Tablet
+from competition.models import AuditEntry, Competition, Puzzle, Team
+from judging.models import Count, Finish, Objection, Tablet
+from judging.services.counts import counts_unconfirmed
+from judging.services.objections import finalise_blockers
+from scoring.rules import format_hms
 
 
 @dataclass(frozen=True)
@@ -135,3 +141,104 @@ def tablets_health(competition: Competition, now) -> list[TabletRow]:
     order = {"red": 0, "amber": 1, "green": 2}
     rows.sort(key=lambda r: (order[r.light], r.tablet.user_id or 0, r.tablet.device_id))
     return rows
+
+
+# --- objections (R20) ---------------------------------------------------------------------
+def objections_of(competition: Competition, *, newest_first: bool = True):
+    """The competition's objections with what their pages show; one query."""
+    order = ("-filed_at", "-id") if newest_first else ("filed_at", "id")
+    return (
+        Objection.objects.filter(team__competition=competition)
+        .select_related("team", "filed_by", "resolved_by", "finish__puzzle", "count__puzzle")
+        .order_by(*order)
+    )
+
+
+def objection_about_choices(competition: Competition, team_id: int | None = None) -> list:
+    """The finishes and counts an objection may be about, grouped by team. Two queries."""
+    finishes = Finish.objects.filter(team__competition=competition).select_related("team", "puzzle")
+    counts = Count.objects.filter(team__competition=competition).select_related("team", "puzzle")
+    if team_id:
+        finishes = finishes.filter(team_id=team_id)
+        counts = counts.filter(team_id=team_id)
+    groups: dict[Team, list] = {}
+    for f in finishes.order_by("team__table", "puzzle__position"):
+        # Competition time, not a time of day: "after 0:01:51", never "at 0:01:51" (kl.).
+        label = _("Puzzle %(position)d finished after %(time)s") % {
+            "position": f.puzzle.position,
+            "time": format_hms(f.elapsed_seconds),
+        }
+        groups.setdefault(f.team, []).append((f"finish:{f.pk}", label))
+    for c in counts.order_by("team__table"):
+        label = _("Count of puzzle %(position)d: %(pieces)d pieces") % {
+            "position": c.puzzle.position,
+            "pieces": c.pieces,
+        }
+        groups.setdefault(c.team, []).append((f"count:{c.pk}", label))
+    choices = [("", _("Nothing in particular"))]
+    for team in sorted(groups, key=lambda t: t.table):
+        name = _("Table %(table)d: %(name)s") % {"table": team.table, "name": team.name}
+        choices.append((name, groups[team]))
+    return choices
+
+
+def objections_panel(competition: Competition, now) -> dict:
+    """The control room's objections panel: the objections, and what blocks finalising.
+    Five queries."""
+    objections = list(objections_of(competition, newest_first=False))
+    blockers = [] if competition.is_final else finalise_blockers_now(competition, now)
+    # Taps waiting on a tablet block finalise unless the head judge overrides with a reason.
+    taps_waiting = next((b["tablets"] for b in blockers if b["code"] == "taps_waiting"), [])
+    return {
+        "open": [o for o in objections if o.is_open],
+        "resolved": [o for o in objections if not o.is_open][::-1],
+        "blockers": blockers,
+        "taps_waiting": taps_waiting,
+        "can_finalise": not competition.is_final
+        and all(b["code"] == "taps_waiting" for b in blockers),
+    }
+
+
+def finalise_blockers_now(competition: Competition, now) -> list[dict]:
+    """The reasons competition_finalise would refuse now, as {code, teams?} for the page."""
+    if competition.started_at is None:
+        return [{"code": "clock_not_started"}]
+    if competition.is_running(now):
+        return [{"code": "clock_running"}]
+    found = finalise_blockers(competition)
+    out = []
+    if found["taps_waiting"]:
+        out.append({"code": "taps_waiting", "tablets": found["taps_waiting"]})
+    if found["open_objections"]:
+        out.append(
+            {
+                "code": "objections_open",
+                "teams": [o.team for o in found["open_objections"]],
+            }
+        )
+    if found["counts_missing"]:
+        out.append({"code": "counts_missing", "teams": found["counts_missing"]})
+    unconfirmed = counts_unconfirmed(competition)  # DESIGN.md `second_count`
+    if unconfirmed:
+        out.append({"code": "counts_unconfirmed", "teams": unconfirmed})
+    return out
+
+
+# --- the audit log, as sentences (issue 15) -------------------------------------------------
+def audit_rows(entries) -> list[dict]:
+    """Each entry as a Danish sentence with its changes before → after in words."""
+    users: dict = {}
+    rows = []
+    for e in entries:
+        if e.user_id:  # one roles lookup per person, not per entry
+            e.user = users.setdefault(e.user_id, e.user)
+        rows.append({"entry": e, **audit_text.describe(e)})
+    return rows
+
+
+def team_audit(team: Team, limit: int) -> list[dict]:
+    """A team's latest audit entries, newest first, as sentences."""
+    entries = (
+        AuditEntry.objects.filter(team=team).select_related("user", "team").order_by("-at", "-id")
+    )
+    return audit_rows(entries[:limit])

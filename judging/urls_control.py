@@ -1,41 +1,46 @@
-"""The control room (admin role, checked per view)."""
+"""The control room (admin role, checked per view), mounted under /control/."""
 
 from django.urls import path
 
-from judging import views_control as v
-from judging import views_control_clock as vc
-from judging import views_hall as hall
+from judging.views_control import audit, clock, hall, logins, objections, room, teams
 
 app_name = "control"
 urlpatterns = [
-    path("<slug:slug>/", v.room, name="room"),
-    path("<slug:slug>/clock/start", v.clock_start, name="clock_start"),
-    path("<slug:slug>/clock/correct", v.clock_correct, name="clock_correct"),
-    path("<slug:slug>/clock/stop", v.clock_stop, name="clock_stop"),
-    path("<slug:slug>/clock/stop/undo", vc.clock_stop_undo, name="clock_stop_undo"),
-    path("<slug:slug>/clock/withdraw/<id:pk>", vc.start_withdraw, name="start_withdraw"),
-    path("<slug:slug>/audit/", v.audit, name="audit"),
-    path("<slug:slug>/logins/", v.logins, name="logins"),
-    path("<slug:slug>/logins/unlock", v.unlock, name="unlock"),
+    path("<slug:slug>/", room.room, name="room"),
+    path("<slug:slug>/clock/start", clock.clock_start, name="clock_start"),
+    path("<slug:slug>/clock/correct", clock.clock_correct, name="clock_correct"),
+    path("<slug:slug>/clock/stop", clock.clock_stop, name="clock_stop"),
+    path("<slug:slug>/clock/stop/undo", clock.clock_stop_undo, name="clock_stop_undo"),
+    path("<slug:slug>/clock/withdraw/<id:pk>", clock.start_withdraw, name="start_withdraw"),
+    path("<slug:slug>/audit/", audit.audit, name="audit"),
+    path("<slug:slug>/audit.csv", audit.audit_csv, name="audit_csv"),
+    path("<slug:slug>/logins/", logins.logins, name="logins"),
+    path("<slug:slug>/logins/unlock", logins.unlock, name="unlock"),
     path("<slug:slug>/hall/", hall.hall_fragment, name="hall"),
     path("<slug:slug>/join/", hall.join_sheet, name="join"),
+    path(
+        "<slug:slug>/objections/<id:pk>/resolve/",
+        objections.objection_resolve_page,
+        name="objection_resolve",
+    ),
+    path("<slug:slug>/finalise/", objections.finalise, name="finalise"),
     path("<slug:slug>/teams/<id:pk>/paper/finish", hall.paper_finish, name="paper_finish"),
     path("<slug:slug>/teams/<id:pk>/paper/count", hall.paper_count, name="paper_count"),
-    path("<slug:slug>/teams/<id:pk>/", v.team, name="team"),
-    path("<slug:slug>/teams/<id:pk>/warning", v.warning, name="warning"),
-    path("<slug:slug>/teams/<id:pk>/disqualify", v.disqualify, name="disqualify"),
-    path("<slug:slug>/teams/<id:pk>/reinstate", v.reinstate, name="reinstate"),
-    path("<slug:slug>/teams/<id:pk>/withdraw", v.withdraw, name="withdraw"),
-    path("<slug:slug>/teams/<id:pk>/withdraw/undo", v.withdraw_undo, name="withdraw_undo"),
-    path("<slug:slug>/teams/<id:pk>/count", v.count_correct, name="count_correct"),
+    path("<slug:slug>/teams/<id:pk>/", teams.team, name="team"),
+    path("<slug:slug>/teams/<id:pk>/warning", teams.warning, name="warning"),
+    path("<slug:slug>/teams/<id:pk>/disqualify", teams.disqualify, name="disqualify"),
+    path("<slug:slug>/teams/<id:pk>/reinstate", teams.reinstate, name="reinstate"),
+    path("<slug:slug>/teams/<id:pk>/withdraw", teams.withdraw, name="withdraw"),
+    path("<slug:slug>/teams/<id:pk>/withdraw/undo", teams.withdraw_undo, name="withdraw_undo"),
+    path("<slug:slug>/teams/<id:pk>/count", teams.count_correct, name="count_correct"),
     path(
         "<slug:slug>/teams/<id:pk>/finishes/<id:finish_id>/correct",
-        v.finish_correct,
+        teams.finish_correct,
         name="finish_correct",
     ),
     path(
         "<slug:slug>/teams/<id:pk>/finishes/<id:finish_id>/delete",
-        v.finish_delete,
+        teams.finish_delete,
         name="finish_delete",
     ),
 ]

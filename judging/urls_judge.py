@@ -1,11 +1,13 @@
+"""The judge's pages (judge and admin roles, checked per view), mounted under /judge/."""
+
 from django.urls import path
 
-from judging import views_hall, views_judge
+from judging import views_judge as v
 
 app_name = "judge"
 urlpatterns = [
-    path("sw.js", views_judge.worker, name="worker"),
-    path("<slug:slug>/", views_judge.board, name="board"),
-    path("<slug:slug>/board/", views_judge.board_fragment, name="board_fragment"),
-    path("<slug:slug>/sheets/", views_hall.paper_sheets, name="paper_sheets"),
+    path("sw.js", v.worker, name="worker"),
+    path("<slug:slug>/", v.board, name="board"),
+    path("<slug:slug>/board/", v.board_fragment, name="board_fragment"),
+    path("<slug:slug>/sheets/", v.paper_sheets, name="paper_sheets"),
 ]

@@ -1,4 +1,5 @@
-"""The judge's tablet page (R5, R8, R9, R10, R14): the board, its htmx fragment, the worker."""
+"""The judge's pages (R5, R8, R9, R10, R14): the tablet's board, its htmx fragment, the
+worker, and the paper judge sheets for when a tablet dies (issue 13)."""
 
 from pathlib import Path
 
@@ -6,11 +7,12 @@ from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.vary import vary_on_headers
 
-from competition.models import Competition
+from competition.models import Competition, Team
 from competition.roles import JUDGE, role_required
 from judging.selectors import judge_board, parse_tables
 
@@ -224,3 +226,24 @@ def worker(request):
     response = HttpResponse(_WORKER.read_bytes(), content_type="text/javascript")
     response["Cache-Control"] = "no-cache"
     return response
+
+
+@role_required(JUDGE)
+def paper_sheets(request, slug):
+    """The paper fallback when a tablet dies: one A4 judge sheet per table (`?t=1-8`)."""
+    competition = get_object_or_404(Competition, slug=slug)
+    tables = parse_tables(request.GET.getlist("t"))
+    teams = Team.objects.filter(competition=competition, withdrawn=False).order_by("table")
+    if tables:
+        teams = teams.filter(table__in=tables)
+    return render(
+        request,
+        "judging/paper_sheets.html",
+        {
+            "competition": competition,
+            "teams": list(teams),
+            "puzzles": list(competition.puzzles.order_by("position")),
+            "tables": tables,
+            "printed_at": timezone.now(),
+        },
+    )

@@ -2,15 +2,15 @@
 
 from django.urls import path
 
-from scoring import views
+from scoring import views_public as v
 
 app_name = "public"
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("rules/", views.rules, name="rules"),
-    path("<slug:slug>/", views.leaderboard, name="leaderboard"),
-    path("<slug:slug>/screen/", views.screen, name="screen"),
-    path("<slug:slug>/qr.svg", views.qr, name="qr"),
-    path("<slug:slug>/teams/<id:team_id>/", views.team, name="team"),
-    path("<slug:slug>/results.csv", views.results_csv, name="results_csv"),
+    path("", v.home, name="home"),
+    path("rules/", v.rules, name="rules"),
+    path("<slug:slug>/", v.leaderboard, name="leaderboard"),
+    path("<slug:slug>/screen/", v.screen, name="screen"),
+    path("<slug:slug>/qr.svg", v.qr, name="qr"),
+    path("<slug:slug>/teams/<id:team_id>/", v.team, name="team"),
+    path("<slug:slug>/results.csv", v.results_csv, name="results_csv"),
 ]

@@ -1,19 +1,9 @@
-"""Filters for the public pages: clock times and texts stored per language."""
+"""Filters for the public pages: texts stored per language (clock times: `clock_time`)."""
 
 from django import template
 from django.utils.translation import get_language
 
-from scoring.rules import format_hms
-
 register = template.Library()
-
-
-@register.filter
-def hms(seconds) -> str:
-    """Whole seconds as h:mm:ss; a dash when there is no time."""
-    if seconds is None or seconds == "":
-        return "–"
-    return format_hms(int(seconds))
 
 
 @register.filter

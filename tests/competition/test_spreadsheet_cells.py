@@ -100,7 +100,7 @@ def test_audit_csv_escapes_formula_cells(client, admin_user, judge, competition,
     competition.save()
     warning_log(team=evil_teams[0], by=judge, reason="=1+1")
     client.force_login(admin_user)
-    rows = _rows(client.get(f"/objections/{S}/audit.csv"))
+    rows = _rows(client.get(f"/control/{S}/audit.csv"))
     cells = _cells(rows)
     assert "'=1+1" in cells
     assert "'" + HYPERLINK in cells

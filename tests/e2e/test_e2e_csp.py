@@ -52,7 +52,7 @@ def test_no_page_breaks_the_policy(page, live_server, login, world, teams, judge
 
     superuser = get_user_model().objects.create_superuser("chef", password="x")
     login(page.context, admin_user)
-    for path in (f"/control/{s}/", f"/control/{s}/logins/", f"/objections/{s}/official/"):
+    for path in (f"/control/{s}/", f"/control/{s}/logins/", f"/desk/{s}/official/"):
         page.goto(base + path)
         page.wait_for_load_state("networkidle")
     login(page.context, superuser)

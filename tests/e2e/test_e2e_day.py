@@ -49,7 +49,7 @@ def hms(total: int) -> str:
 
 @pytest.fixture
 def day(monkeypatch, competition, judge, desk, admin_user):
-    monkeypatch.setattr("scoring.views.POLL_SECONDS", POLL)
+    monkeypatch.setattr("scoring.views_public.POLL_SECONDS", POLL)
     return competition
 
 
@@ -352,7 +352,7 @@ def test_e2e_day_the_whole_championship(
     snap(admin, "control-ready-to-finalise", full_page=True)
 
     desk_page.get_by_role("link", name="Indsigelser").click()
-    desk_page.wait_for_url(f"**/objections/{slug}/new/")  # loaded: htmx is listening
+    desk_page.wait_for_url(f"**/desk/{slug}/objections/")  # loaded: htmx is listening
     desk_page.select_option("#id_team", str(team2.pk))
     about = desk_page.locator("#id_about")
     # htmx swaps the "about" choices for the chosen team's finishes and count

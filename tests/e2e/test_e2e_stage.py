@@ -237,9 +237,9 @@ def test_axe_finds_nothing_serious_on_any_page(
         "/control/dm-live/logins/",
         "/control/dm-live/screen/",
         "/control/dm-2026/screen/",
-        "/objections/dm-live/new/",
-        f"/objections/dm-live/{objection.pk}/resolve/",
-        "/objections/dm-2026/official/",
+        "/desk/dm-live/objections/",
+        f"/control/dm-live/objections/{objection.pk}/resolve/",
+        "/desk/dm-2026/official/",
     ):
         page.goto(live_server.url + path)
         problems += audit(page)

@@ -230,7 +230,7 @@ def test_the_objection_page_lists_the_team_changes_in_sentences(
     finish = js.finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=108)
     objection = js.objection_file(team=teams[0], by=desk, text="For sent", finish=finish)
     client.force_login(admin_user)
-    url = reverse("objections:resolve", args=[SLUG, objection.pk])
+    url = reverse("control:objection_resolve", args=[SLUG, objection.pk])
     page = client.get(url).content.decode()
     assert "Dommer mette registrerede puslespil 1 færdigt efter 0:01:48" in page
     assert "finish_register" not in page and "objection_file" not in page

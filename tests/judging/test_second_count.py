@@ -243,7 +243,7 @@ def test_control_room_flags_the_team_whose_counts_differ(client, counted, judge2
     with pytest.raises(Refusal):
         count_confirm(count=counted[1], by=judge2, pieces=150)
     client.force_login(admin_user)
-    page = client.get(reverse("objections:finalise", kwargs={"slug": "dm-2026"})).text
+    page = client.get(reverse("control:finalise", kwargs={"slug": "dm-2026"})).text
     assert "Venter på kontroloptælling:" in page
     assert "Optællingerne er forskellige: 102 og 150 brikker; genoptælling" in page
     assert 'name="confirm" value="yes" required disabled' in page

@@ -187,7 +187,7 @@ def test_64_kb_of_brackets_is_a_400_without_recursion(running, staff_client, tea
         f"/control/{S}/audit/?user=²",
         f"/control/{S}/audit/?team={BIG}",
         f"/control/{S}/audit/?action=%00",
-        f"/objections/{S}/new/?team=²",
+        f"/desk/{S}/objections/?team=²",
     ],
 )
 def test_a_staff_page_ignores_a_number_it_cannot_read(running, staff_client, path):
@@ -240,7 +240,7 @@ def test_next_is_an_address_on_this_site_or_ignored(running, staff_client, teams
     response = staff_client.post(url, {"next": target})
     assert response.status_code == 302
     assert response["Location"] == f"/desk/{S}/"
-    response = staff_client.post(f"/objections/{S}/finalise/", {"next": target})
+    response = staff_client.post(f"/control/{S}/finalise/", {"next": target})
     assert response["Location"] == f"/control/{S}/"
 
 

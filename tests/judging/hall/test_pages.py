@@ -104,9 +104,21 @@ def test_the_control_room_enters_a_paper_sheet_in_h_mm_ss(
     client.post(url, {"paper-puzzle": 2, "paper-time": "0:42:07", "paper-confirm": "on"})
     assert Finish.objects.filter(team=team).count() == 2
 
-    answer = client.post(url, {"paper-puzzle": 3, "paper-time": "1:61:00"}, follow=True)
-    assert "00 til 59" in answer.content.decode()
+    # The same shapes as the tablet (competition.fields): no minute 61, no bare seconds, and
+    # "0" alone is no missing spots while a 0 among spots is refused.
+    for time in ("1:61:00", "95"):
+        answer = client.post(url, {"paper-puzzle": 3, "paper-time": time}, follow=True)
+        assert "Skriv tiden som t:mm:ss eller m:ss" in answer.content.decode()
+    answer = client.post(
+        url, {"paper-puzzle": 3, "paper-time": "0:50:00", "paper-missing": "0, 1"}, follow=True
+    )
+    assert "som et helt tal på mindst 1" in answer.content.decode()
     assert Finish.objects.filter(team=team).count() == 2
+    client.post(
+        url,
+        {"paper-puzzle": 3, "paper-time": "50:00", "paper-missing": "0", "paper-confirm": "on"},
+    )
+    assert Finish.objects.get(team=team, puzzle__position=3).missing == []
 
 
 def test_the_correction_form_takes_the_paper_sheets_time(

@@ -184,12 +184,12 @@ def test_the_finalise_page_offers_the_override_with_a_reason(
 ):
     heartbeat(counted, device="tablet-dead-001", waiting=3)
     client.force_login(admin_user)
-    page = client.get(f"/objections/{counted.slug}/finalise/").content.decode()
+    page = client.get(f"/control/{counted.slug}/finalise/").content.decode()
     assert f"{judge.username}: 3" in page  # whose tablet, how many taps
     assert 'name="override"' in page
     assert 'name="reason"' in page
 
-    url = f"/objections/{counted.slug}/finalise/"
+    url = f"/control/{counted.slug}/finalise/"
     client.post(url, {"confirm": "yes"})  # without the override: refused, not final
     counted.refresh_from_db()
     assert counted.finalised_at is None

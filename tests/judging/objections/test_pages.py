@@ -22,8 +22,19 @@ pytestmark = pytest.mark.django_db
 SLUG = "dm-2026"
 
 
+# The pages of the old /objections/ by their new names (issue 12): the desk files and
+# prints, the control room resolves, finalises and exports the audit log.
+NAMES = {
+    "new": "objections_desk:new",
+    "official": "results_desk:official",
+    "resolve": "control:objection_resolve",
+    "finalise": "control:finalise",
+    "audit_csv": "control:audit_csv",
+}
+
+
 def url(name, **kwargs):
-    return reverse(f"objections:{name}", kwargs={"slug": SLUG, **kwargs})
+    return reverse(NAMES[name], kwargs={"slug": SLUG, **kwargs})
 
 
 @pytest.fixture
@@ -123,7 +134,7 @@ def test_admin_upholds_with_a_time_correction(client, admin_user, objection):
     page = client.get(url("resolve", pk=objection.pk))
     assert "Nu efter 1:35:00 på konkurrenceuret. Tomt: uændret." in page.text
     response = client.post(
-        url("resolve", pk=objection.pk) + "?next=/objections/dm-2026/new/",
+        url("resolve", pk=objection.pk) + "?next=/desk/dm-2026/objections/",
         {"decision": "upheld", "note": "Dommeren bekræfter", "elapsed": "1:34:00", "next": ""},
     )
     assert response.status_code == 302
@@ -138,9 +149,12 @@ def test_admin_upholds_with_a_time_correction(client, admin_user, objection):
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"decision": "upheld", "note": "x", "elapsed": "1:99:00"}, "Minutter og sekunder"),
-        ({"decision": "upheld", "note": "x", "elapsed": "kl. 13"}, "t:mm:ss"),
-        ({"decision": "upheld", "note": "x", "missing": "1, a"}, "som et tal"),
+        ({"decision": "upheld", "note": "x", "elapsed": "1:99:00"}, "t:mm:ss eller m:ss"),
+        ({"decision": "upheld", "note": "x", "elapsed": "kl. 13"}, "t:mm:ss eller m:ss"),
+        ({"decision": "upheld", "note": "x", "elapsed": "95"}, "t:mm:ss eller m:ss"),
+        ({"decision": "upheld", "note": "x", "missing": "1, a"}, "som et helt tal på mindst 1"),
+        ({"decision": "upheld", "note": "x", "missing": "0, 1"}, "som et helt tal på mindst 1"),
+        ({"decision": "upheld", "note": "x", "missing": "-1"}, "som et helt tal på mindst 1"),
         ({"decision": "upheld", "note": "x", "elapsed": "0:20:00"}, "ligger ikke mellem"),
         ({"decision": "rejected", "note": "x", "elapsed": "1:34:00"}, "udelad rettelsen"),
     ],

@@ -1,7 +1,6 @@
-"""The hall (issue 13): the tablets' panel, the judges' join sheet, the paper judge sheets
-("dommerseddel") and entering them in the control room. Every write is a service call."""
+"""The hall in the control room (issue 13): the tablets' panel, the judges' join sheet and
+entering a paper judge sheet ("dommerseddel"). Every write is a service call."""
 
-from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -15,10 +14,20 @@ from django.views.decorators.http import require_POST
 from competition.errors import Refusal
 from competition.models import Competition, Team
 from competition.qr import absolute_url, only_here, qr_svg
-from competition.roles import ADMIN, JUDGE, role_required
-from judging import services
-from judging.selectors import parse_tables
-from judging.views_control import parse_hms, parse_spots
+from competition.roles import ADMIN, role_required
+from judging import backups, services
+from judging.forms import PaperCountForm, PaperFinishForm
+from judging.selectors import tablets_health
+from judging.views_control.common import form_errors
+
+BACKUP_REASONS = {
+    "auto": gettext_lazy("periodic"),
+    "clock_end": gettext_lazy("time is up"),
+    "clock_stop": gettext_lazy("clock stopped"),
+    "final": gettext_lazy("final results"),
+    "manual": gettext_lazy("by hand"),
+    "pre_restore": gettext_lazy("before a restore"),
+}
 
 
 def judge_url(request, competition: Competition) -> str:
@@ -30,11 +39,31 @@ def leaderboard_url(request, competition: Competition) -> str:
     return absolute_url(request, reverse("public:leaderboard", args=[competition.slug]))
 
 
+def hall_context(request, competition: Competition, now) -> dict:
+    """What the hall panel shows: the tablets, the last backup, the judges' QR. Three
+    queries."""
+    url = judge_url(request, competition)
+    status = backups.status()
+    return {
+        "tablets": tablets_health(competition, now),
+        "backup": status,
+        "backup_reason": BACKUP_REASONS.get(status["last"].reason, "") if status["last"] else "",
+        "judge_url": url,
+        "judge_qr": qr_svg(url, scale=3),
+        "only_here": only_here(url),
+        "app_version": settings.APP_VERSION,
+    }
+
+
 @role_required(ADMIN)
 def hall_fragment(request, slug):
     """The control room's hall panel alone: what its polling swaps in."""
     competition = get_object_or_404(Competition, slug=slug)
-    return render(request, "judging/_control_hall.html", {"competition": competition})
+    return render(
+        request,
+        "judging/_control_hall.html",
+        {"competition": competition, "hall": hall_context(request, competition, timezone.now())},
+    )
 
 
 @role_required(ADMIN)
@@ -57,54 +86,10 @@ def join_sheet(request, slug):
     )
 
 
-@role_required(JUDGE)
-def paper_sheets(request, slug):
-    """The paper fallback when a tablet dies: one A4 judge sheet per table (`?t=1-8`)."""
-    competition = get_object_or_404(Competition, slug=slug)
-    tables = parse_tables(request.GET.getlist("t"))
-    teams = Team.objects.filter(competition=competition, withdrawn=False).order_by("table")
-    if tables:
-        teams = teams.filter(table__in=tables)
-    return render(
-        request,
-        "judging/paper_sheets.html",
-        {
-            "competition": competition,
-            "teams": list(teams),
-            "puzzles": list(competition.puzzles.order_by("position")),
-            "tables": tables,
-            "printed_at": timezone.now(),
-        },
-    )
-
-
-# --- entering a paper sheet in the control room ----------------------------------------------
-class PaperFinishForm(forms.Form):
-    puzzle = forms.IntegerField(min_value=1, max_value=10_000, widget=forms.HiddenInput)
-    time = forms.CharField(label=gettext_lazy("Time (h:mm:ss)"), max_length=12)
-    missing = forms.CharField(label=gettext_lazy("Missing spots"), required=False, max_length=200)
-    confirm = forms.BooleanField(
-        label=gettext_lazy("The time is right, even if it is fast"), required=False
-    )
-
-    def clean_time(self):
-        return parse_hms(self.cleaned_data["time"])
-
-    def clean_missing(self):
-        return parse_spots(self.cleaned_data["missing"])
-
-
-class PaperCountForm(forms.Form):
-    pieces = forms.IntegerField(
-        label=gettext_lazy("Placed pieces"), min_value=0, max_value=1_000_000
-    )
-
-
+# --- entering a paper sheet ------------------------------------------------------------------
 def _paper_write(request, competition, team, form, call, success):
     if not form.is_valid():
-        for errors in form.errors.values():
-            for error in errors:
-                messages.error(request, error)
+        form_errors(request, form)
     else:
         try:
             call(form.cleaned_data)

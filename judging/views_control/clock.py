@@ -1,6 +1,7 @@
-"""The control room's clock, what a first-time head judge needs (issue 15): before the start,
-what is odd (a date far from the plan, teams not checked in, each one tap from withdrawn);
-after a mistaken stop, "Undo the stop" for a short while. Every write is a service call."""
+"""The control room's clock: start, correct the start, stop (R4); and what a first-time head
+judge needs (issue 15): before the start, what is odd (a date far from the plan, teams not
+checked in, each one tap from withdrawn); after a mistaken stop, "Undo the stop" for a short
+while. Every write is a service call."""
 
 from datetime import datetime, timedelta
 
@@ -17,6 +18,8 @@ from competition import services as competition_services
 from competition.errors import Refusal
 from competition.models import Competition, Team
 from competition.roles import ADMIN, role_required
+from judging.forms import ClockCorrectForm, ClockStartForm
+from judging.views_control.common import competition_of, form_errors, refused
 
 # A start this far from the planned one is worth a second look (a wrong date, a test day).
 FAR_FROM_PLAN = timedelta(hours=1)
@@ -82,7 +85,7 @@ def stop_undo_until(competition: Competition, now: datetime) -> datetime | None:
     return until
 
 
-def room_context(competition: Competition, teams, now: datetime) -> dict:
+def clock_context(competition: Competition, teams, now: datetime) -> dict:
     """What the clock panel adds to the control room's context."""
     check = start_check(competition, teams, now) if competition.started_at is None else None
     until = stop_undo_until(competition, now) if competition.stopped_at else None
@@ -91,6 +94,69 @@ def room_context(competition: Competition, teams, now: datetime) -> dict:
         "start_confirm": start_confirm_text(check) if check else "",
         "stop_undo_until": until,
     }
+
+
+@role_required(ADMIN)
+@require_POST
+def clock_start(request, slug):
+    competition = competition_of(slug)
+    form = ClockStartForm(request.POST)
+    if not form.is_valid():
+        form_errors(request, form)
+        return redirect("control:room", slug=slug)
+    # "Start now" ignores the field; "correct" starts from the time the head judge gives.
+    started_at: datetime | None = None
+    if "correct" in request.POST:
+        started_at = form.cleaned_data["started_at"]
+        if started_at is None:
+            messages.error(request, _("Give the time the clock really started."))
+            return redirect("control:room", slug=slug)
+    try:
+        competition_services.clock_start(
+            competition=competition, by=request.user, started_at=started_at
+        )
+    except (Refusal, ValidationError) as exc:
+        refused(request, exc)
+    else:
+        messages.success(request, _("The clock is running."))
+    return redirect("control:room", slug=slug)
+
+
+@role_required(ADMIN)
+@require_POST
+def clock_correct(request, slug):
+    """R4, DAY.md: move the start of the running clock, while nothing is registered."""
+    competition = competition_of(slug)
+    form = ClockCorrectForm(request.POST)
+    if not form.is_valid():
+        form_errors(request, form)
+        return redirect("control:room", slug=slug)
+    try:
+        competition = competition_services.clock_correct(
+            competition=competition, by=request.user, started_at=form.cleaned_data["started_at"]
+        )
+    except (Refusal, ValidationError) as exc:
+        refused(request, exc)
+    else:
+        messages.success(
+            request,
+            _("The start is corrected to %(time)s; every time is measured from it.")
+            % {"time": timezone.localtime(competition.started_at).strftime("%H:%M:%S")},
+        )
+    return redirect("control:room", slug=slug)
+
+
+@role_required(ADMIN)
+@require_POST
+def clock_stop(request, slug):
+    competition = competition_of(slug)
+    try:
+        competition_services.clock_stop(competition=competition, by=request.user)
+    except (Refusal, ValidationError) as exc:
+        refused(request, exc)
+    else:
+        messages.success(request, _("The clock is stopped: time is up."))
+    return redirect("control:room", slug=slug)
 
 
 @role_required(ADMIN)

@@ -1,0 +1,100 @@
+"""The control room's page: the clock, status at a glance, the teams, the hall and the
+objections panels (R4, R10, R18, R20)."""
+
+from datetime import datetime
+
+from django.db.models import Count as Num
+from django.db.models import Exists, Max, OuterRef
+from django.shortcuts import render
+from django.utils import timezone
+
+from competition.models import Competition, Status, Team
+from competition.roles import ADMIN, role_required
+from judging.forms import ClockCorrectForm, ClockStartForm
+from judging.models import Count
+from judging.selectors import objections_panel
+from judging.views_control.clock import clock_context
+from judging.views_control.common import competition_of
+from judging.views_control.hall import hall_context
+from scoring.rules import format_hms
+
+
+def _hms(seconds: int | None) -> str:
+    return "" if seconds is None else format_hms(seconds)
+
+
+def _teams(competition: Competition):
+    """Every team with its finishes counted, last time, warnings and count: fixed queries."""
+    return (
+        Team.objects.filter(competition=competition)
+        .annotate(
+            n_finished=Num("finishes", distinct=True),
+            n_warnings=Num("warnings", distinct=True),
+            last_seconds=Max("finishes__elapsed_seconds"),
+            has_count=Exists(Count.objects.filter(team=OuterRef("pk"))),
+        )
+        .order_by("table")
+    )
+
+
+def _glance(competition: Competition, teams: list[Team]) -> dict:
+    """Status at a glance: teams on each puzzle, finished everything, counts missing."""
+    puzzles = list(competition.puzzles.all())
+    total = len(puzzles)
+    competing = [t for t in teams if t.competing]
+    on = {p.position: 0 for p in puzzles}
+    for t in competing:
+        if t.n_finished < total:
+            on[t.n_finished + 1] += 1
+    ended = competition.has_ended()
+    missing = [t for t in competing if t.n_finished < total and not t.has_count] if ended else []
+    return {
+        "puzzles": [(p, on[p.position]) for p in puzzles],
+        "all_done": sum(1 for t in competing if total and t.n_finished >= total),
+        "competing": len(competing),
+        "withdrawn": sum(1 for t in teams if t.withdrawn),
+        "disqualified": sum(1 for t in teams if t.disqualified),
+        "counts_missing": missing,
+        "ended": ended,
+    }
+
+
+def _local_input(moment: datetime) -> str:
+    """A moment as a datetime-local field's value, in Danish time, to the second."""
+    return timezone.localtime(moment).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%S")
+
+
+@role_required(ADMIN)
+def room(request, slug):
+    competition = competition_of(slug)
+    teams = list(_teams(competition))
+    for t in teams:
+        t.last_hms = _hms(t.last_seconds)
+    now = timezone.now()
+    status = competition.status_at(now)
+    registered = any(t.n_finished or t.has_count for t in teams)
+    context = {
+        "competition": competition,
+        "teams": teams,
+        "glance": _glance(competition, teams),
+        "status": status,
+        "status_label": Status(status).label,
+        "clock": competition.clock_dict(now),
+        "elapsed_hms": _hms(competition.elapsed_seconds(now)),
+        "remaining_hms": _hms(competition.remaining_seconds(now)),
+        "server_ms": int(now.timestamp() * 1000),
+        "start_form": ClockStartForm(initial={"started_at": _local_input(now)}),
+        # DAY.md: started 30 seconds late, the head judge corrects the start (R4); only
+        # while nothing is registered, whose times are measured from the start.
+        "correct_form": (
+            ClockCorrectForm(initial={"started_at": _local_input(competition.started_at)})
+            if status == Status.RUNNING and not registered
+            else None
+        ),
+        **clock_context(competition, teams, now),  # issue 15
+    }
+    if request.htmx and request.htmx.target == "control-live":
+        return render(request, "judging/_control_live.html", context)
+    context["hall"] = hall_context(request, competition, now)
+    context["panel"] = objections_panel(competition, now)
+    return render(request, "judging/control_room.html", context)

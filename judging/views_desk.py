@@ -1,0 +1,65 @@
+"""The desk's judging page (R20): filing a team's objection. The head judge resolves it in
+the control room (judging.views_control.objections). Every write is a service call."""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from competition.errors import Refusal
+from competition.inputs import whole_number
+from competition.models import Competition
+from competition.roles import DESK, role_required
+from judging.forms import ObjectionForm, add_service_errors
+from judging.models import Count, Finish
+from judging.selectors import objection_about_choices, objections_of
+from judging.services import objection_file
+
+
+@role_required(DESK)
+def objection_new(request, slug):
+    """The desk takes an objection (R20): team, optionally the finish or count, the text."""
+    competition = get_object_or_404(Competition, slug=slug)
+    team_id = request.POST.get("team") or request.GET.get("team")
+    team_id = whole_number(team_id)
+    about = objection_about_choices(competition, team_id)
+    if request.method == "POST":
+        form = ObjectionForm(request.POST, competition=competition, about=about)
+        if form.is_valid():
+            team = form.cleaned_data["team"]
+            kind, _sep, pk = form.cleaned_data["about"].partition(":")
+            try:
+                objection = objection_file(
+                    team=team,
+                    by=request.user,
+                    text=form.cleaned_data["text"],
+                    # Not filtered by team: the service refuses another team's record
+                    # with a message, rather than the objection silently losing it.
+                    finish=Finish.objects.filter(pk=pk, team__competition=competition).first()
+                    if kind == "finish"
+                    else None,
+                    count=Count.objects.filter(pk=pk, team__competition=competition).first()
+                    if kind == "count"
+                    else None,
+                )
+            except Refusal as refusal:
+                messages.error(request, refusal.message)
+            except ValidationError as exc:
+                add_service_errors(form, exc)
+            else:
+                messages.success(
+                    request,
+                    _("Objection no. %(id)d from table %(table)d (%(name)s) is filed.")
+                    % {"id": objection.pk, "table": team.table, "name": team.name},
+                )
+                return redirect("objections_desk:new", slug=slug)
+    else:
+        form = ObjectionForm(competition=competition, about=about, initial={"team": team_id})
+    if request.htmx and request.method == "GET":
+        # The team select narrows the "about" choices to that team's finishes and count.
+        return render(request, "judging/_objection_about.html", {"form": form})
+    return render(
+        request,
+        "judging/objection_new.html",
+        {"competition": competition, "form": form, "objections": objections_of(competition)},
+    )

@@ -15,17 +15,15 @@ export function hms(seconds) {
 /* What Python's str.strip() takes off (str.isspace), which is not quite JavaScript's trim(). */
 const SPACE = "[\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
 const STRIP = new RegExp(`^${SPACE}+|${SPACE}+$`, "g");
-const HMS = /^[0-9]{1,7}(:[0-9]{1,2}){0,2}$/;
+const HMS = /^(?:([0-9]{1,3}):)?([0-5]?[0-9]):([0-5][0-9])$/;
 
-/* The server's parse_hms (judging/views_control.py): "1:23:45" (h:mm:ss), "23:45" (m:ss)
- * or "95" (seconds) -> whole seconds; minutes and seconds after a colon below 60; null for
- * anything the server refuses. */
+/* The server's parse_hms (competition/fields.py, the forms' HmsField): "1:23:45" (h:mm:ss)
+ * or "23:45" (m:ss) -> whole seconds; null for anything the server refuses, a bare number
+ * such as "95" included (it is not a time). */
 export function parseHms(text) {
-  const t = String(text ?? "").replace(STRIP, "");
-  if (!HMS.test(t)) return null;
-  const parts = t.split(":").map(Number);
-  if (parts.slice(1).some((p) => p >= 60)) return null;
-  return parts.reduce((seconds, part) => seconds * 60 + part, 0);
+  const m = String(text ?? "").replace(STRIP, "").match(HMS);
+  if (!m) return null;
+  return Number(m[1] || 0) * 3600 + Number(m[2]) * 60 + Number(m[3]);
 }
 
 /* Python's named placeholders, as the server's texts carry them: "Puzzle %(n)s of %(total)s". */

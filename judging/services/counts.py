@@ -1,33 +1,253 @@
-"""The second, blind count (DESIGN.md `second_count`; issue 14 item 3).
+"""Counts (R9, R10): record and correct a count, and the second, blind count.
 
-A count is entered by one judge; while the competition's `second_count` is on, a second
-judge (not the one who counted) or the head judge counts again without seeing the first
-number. Equal: the count is confirmed. Different: 409 `count_differs` with both numbers,
-and the team is flagged for a recount (the difference is kept; a correction of the count by
-the head judge settles it, or an equal second count). Finalise is refused while a count is
-unconfirmed (`counts_unconfirmed`).
+A count is entered by one judge after time is up; a finish of the counted puzzle (or the
+undo of the finish before it) makes it void. While the competition's `second_count` is on
+(DESIGN.md, issue 14 item 3), a second judge (not the one who counted) or the head judge
+counts again without seeing the first number. Equal: the count is confirmed. Different: 409
+`count_differs` with both numbers, and the team is flagged for a recount (the difference is
+kept; a correction of the count by the head judge settles it, or an equal second count).
+Finalise is refused while a count is unconfirmed (`counts_unconfirmed`).
 
 Idempotent like every write: a confirm's `request_id` keeps its answer, 200 or the 409, and
 the same id again answers the same without writing (`judging.services.requests`).
 """
 
+from collections.abc import Callable
 from uuid import UUID
 
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from competition.audit import audit_record
 from competition.errors import Refusal, ensure_not_final
 from competition.locking import lock_team
-from competition.models import Competition, Team
+from competition.models import Competition, Puzzle, Team
 from competition.roles import ADMIN, has_role
-from judging.models import Count, RequestId
-from judging.services import finishes as finish_services
+from judging.models import Count, Finish, RequestId
 from judging.services import requests as request_ids
+from judging.services._shared import ensure_competing, require_reason, user_or_none, when, who
 from scoring import rules
 
-__all__ = ["count_confirm", "counts_unconfirmed", "confirmation_state"]
+__all__ = [
+    "check_count",
+    "confirmation_state",
+    "count_confirm",
+    "count_correct",
+    "count_record",
+    "count_sentence",
+    "counts_unconfirmed",
+]
+
+
+def _count_dict(count: Count) -> dict:
+    return {
+        "id": count.pk,
+        "team": count.team_id,
+        "puzzle": count.puzzle.position,
+        "pieces": count.pieces,
+        "unplaced": count.unplaced,
+        "loose": count.loose,
+    }
+
+
+def void_count(team: Team, by, reason: str) -> None:
+    """A finish of the counted puzzle (or an undo before it) makes the count void (R9)."""
+    count = Count.objects.select_related("puzzle").filter(team=team).first()
+    if count is None:
+        return
+    before = _count_dict(count)
+    count.delete()
+    request_ids.record_gone(count, RequestId.Outcome.VOIDED)
+    audit_record(
+        competition=team.competition,
+        user=by,
+        action="count_delete",
+        team=team,
+        before=before,
+        reason=reason,
+    )
+
+
+# R9's refusals (`rules.check_count`), one sentence each, the same from every path: the
+# judge's count (placed or unplaced), its correction, an upheld objection, the control room.
+_COUNT_SENTENCES = {
+    "count_negative": gettext_lazy("Pieces cannot be negative."),
+    "count_too_small": gettext_lazy(
+        "Only groups of at least 3 joined pieces count (R9): 0 or at least 3."
+    ),
+    "count_too_large": gettext_lazy("The puzzle has only %(pieces)s pieces."),
+    "count_is_finish": gettext_lazy(
+        "All %(pieces)s pieces placed is not a count: the puzzle is finished. If it was "
+        "finished before time was up, register it as finished with its time (R9)."
+    ),
+}
+
+
+def count_sentence(code: str, puzzle_pieces: int = 0) -> str:
+    """The sentence for a person of R9's refusal `code` (see `rules.check_count`)."""
+    grouped = formats.number_format(puzzle_pieces, force_grouping=True)
+    return str(_COUNT_SENTENCES[code]) % {"pieces": grouped}
+
+
+def check_count(puzzle: Puzzle, pieces: int) -> int:
+    """R9 (`rules.check_count`): the count of `puzzle`, or a ValidationError on `pieces`."""
+    try:
+        return rules.check_count(puzzle.pieces, pieces)
+    except rules.RuleViolation as exc:
+        raise ValidationError({"pieces": count_sentence(exc.code, puzzle.pieces)}) from None
+
+
+def _placed(puzzle: Puzzle, pieces, unplaced, loose) -> tuple[int, int | None, int | None]:
+    """(placed, unplaced, loose) from either form of the count; ValidationError if wrong."""
+    if (pieces is None) == (unplaced is None):
+        raise ValidationError(
+            {"pieces": _("Give either the placed pieces or the unplaced (and loose) pieces.")}
+        )
+    if pieces is None:
+        loose = loose or 0
+        if unplaced < 0 or loose < 0:
+            raise ValidationError({"unplaced": _("Pieces cannot be negative.")})
+        pieces = puzzle.pieces - unplaced - loose
+        if pieces < 0:
+            raise ValidationError(
+                {
+                    "unplaced": _(
+                        "Unplaced and loose pieces add up to more than the puzzle's %(pieces)s."
+                    )
+                    % {"pieces": puzzle.pieces}
+                }
+            )
+    else:
+        unplaced = loose = None
+    return check_count(puzzle, pieces), unplaced, loose
+
+
+@transaction.atomic
+def count_record(
+    *,
+    team: Team,
+    by,
+    pieces: int | None = None,
+    unplaced: int | None = None,
+    loose: int = 0,
+    request_id: UUID | None = None,
+    answer: Callable[[Count], dict] | None = None,
+) -> Count:
+    """R9, R10: after the clock ended, the placed pieces of the team's unfinished puzzle."""
+    fingerprint = request_ids.fingerprint(
+        team=team.pk, pieces=pieces, unplaced=unplaced, loose=loose
+    )
+    answer = answer or _count_dict
+    team, competition, stored = request_ids.lock_and_recall(
+        Count, team, request_id=request_id, fingerprint=fingerprint, answer=answer
+    )
+    if stored is not None:
+        return stored
+    ensure_not_final(competition)
+    if competition.started_at is None:
+        raise Refusal("clock_not_started", _("The clock has not been started yet."))
+    if not competition.has_ended():
+        raise Refusal("clock_running", _("Counts are entered when time is up."))
+    ensure_competing(team)
+    done = Finish.objects.filter(team=team).count()
+    puzzle = Puzzle.objects.filter(competition=competition, position=done + 1).first()
+    if puzzle is None:
+        raise Refusal(
+            "all_finished",
+            _("%(team)s finished every puzzle; nothing to count.") % {"team": team.name},
+        )
+    existing = Count.objects.select_related("registered_by").filter(team=team).first()
+    if existing is not None:
+        raise Refusal(
+            "already_counted",
+            _("%(team)s has already been counted. Registered by %(user)s at %(time)s.")
+            % {
+                "team": team.name,
+                "user": who(existing.registered_by),
+                "time": when(existing.registered_at),
+            },
+            count=existing.pk,
+        )
+    pieces, unplaced, loose = _placed(puzzle, pieces, unplaced, loose)
+    try:
+        count = request_ids.create_once(
+            Count,
+            request_id=request_id,
+            fingerprint=fingerprint,
+            team=team,
+            by=by,
+            answer=answer,
+            puzzle=puzzle,
+            pieces=pieces,
+            unplaced=unplaced,
+            loose=loose,
+            registered_by=user_or_none(by),
+        )
+    except IntegrityError:
+        raise Refusal(
+            "already_counted", _("%(team)s has already been counted.") % {"team": team.name}
+        ) from None
+    if count.replayed:
+        return count
+    audit_record(
+        competition=competition, user=by, action="count_record", team=team, after=_count_dict(count)
+    )
+    competition.bump_standings()
+    return count
+
+
+@transaction.atomic
+def count_correct(
+    *,
+    count: Count,
+    by,
+    reason: str,
+    pieces: int | None = None,
+    unplaced: int | None = None,
+    loose: int | None = None,
+    objection=None,
+) -> Count:
+    """Correct a count (R9) with a reason; either form, as when it was recorded."""
+    reason = require_reason(reason)
+    team, competition = lock_team(count.team)
+    ensure_not_final(competition)
+    count = Count.objects.select_related("puzzle").get(pk=count.pk)
+    before = _count_dict(count)
+    # DESIGN.md `second_count`: a judge corrects a count until it is confirmed; the head
+    # judge's correction settles it (confirmed, a difference cleared).
+    settles = competition.second_count and has_role(by, ADMIN)
+    if competition.second_count and count.confirmed_at is not None and not settles:
+        raise Refusal(
+            "count_confirmed",
+            _("%(team)s's count is confirmed; only the head judge can correct it now.")
+            % {"team": team.name},
+        )
+    if pieces is None and unplaced is None:
+        if loose is None or count.unplaced is None:
+            raise ValidationError({"pieces": _("Give the corrected count.")})
+        unplaced = count.unplaced
+    count.pieces, count.unplaced, count.loose = _placed(count.puzzle, pieces, unplaced, loose)
+    fields = ["pieces", "unplaced", "loose"]
+    if settles:
+        count.confirmed_by, count.confirmed_at, count.second_pieces = by, timezone.now(), None
+        fields += ["confirmed_by", "confirmed_at", "second_pieces"]
+    count.save(update_fields=fields)
+    audit_record(
+        competition=competition,
+        user=by,
+        action="count_correct",
+        team=team,
+        before=before,
+        after=_count_dict(count),
+        reason=reason,
+        objection=objection,
+    )
+    competition.bump_standings()
+    return count
+
 
 Outcome = RequestId.Outcome
 
@@ -94,9 +314,7 @@ def _replay(row: RequestId, fingerprint: str, competition: Competition) -> Count
 def _confirm(*, count: Count, by, pieces, unplaced, loose, request_id, fingerprint):
     """One transaction; returns (count, refusal or None): a difference is written, then told."""
     team, competition = lock_team(count.team)
-    row = (
-        request_ids.RequestId.objects.filter(request_id=request_id).first() if request_id else None
-    )
+    row = RequestId.objects.filter(request_id=request_id).first() if request_id else None
     if row is not None:
         return _replay(row, fingerprint, competition), None
     ensure_not_final(competition)
@@ -119,7 +337,7 @@ def _confirm(*, count: Count, by, pieces, unplaced, loose, request_id, fingerpri
             _("Another judge must count %(team)s a second time, not the one who counted.")
             % {"team": team.name},
         )
-    second, _unplaced, _loose = finish_services._placed(count.puzzle, pieces, unplaced, loose)
+    second, _unplaced, _loose = _placed(count.puzzle, pieces, unplaced, loose)
     before = {"pieces": count.pieces, **confirmation_state(count)}
     refusal = None
     try:
@@ -135,15 +353,15 @@ def _confirm(*, count: Count, by, pieces, unplaced, loose, request_id, fingerpri
     if request_id is not None:
         try:
             with transaction.atomic():
-                RequestId.objects.create(
-                    request_id=request_id,
-                    competition=competition,
+                request_ids.remember(
+                    request_id,
+                    competition_id=competition.pk,
                     team=team,
                     kind=RequestId.Kind.CONFIRM,
                     fingerprint=fingerprint,
                     answer=answer,
                     record_id=count.pk,
-                    user=request_ids._user(by),
+                    by=by,
                 )
         except IntegrityError:  # the id is another competition's
             raise request_ids.IdempotencyConflict() from None
@@ -173,7 +391,7 @@ def count_confirm(
     different raises 409 `count_differs` {first, second} AFTER writing the flag, so that the
     control room shows the team for a recount. Refused (409): `final`, `already_confirmed`,
     `own_count` (the judge who counted; an admin may), `undone`."""
-    fingerprint = finish_services._fingerprint(
+    fingerprint = request_ids.fingerprint(
         count=count.pk, pieces=pieces, unplaced=unplaced, loose=loose
     )
     count, refusal = _confirm(

@@ -22,8 +22,8 @@ from competition.errors import Refusal, ensure_not_final
 from competition.locking import lock_competition, lock_team
 from competition.models import Competition, Team
 from judging.models import Count, Finish, Objection, Tablet
-from judging.services import finishes as finish_services
-from judging.services.counts import counts_unconfirmed
+from judging.services.counts import count_correct, counts_unconfirmed
+from judging.services.finishes import finish_correct
 from judging.services.tablets import tablets_waiting
 
 __all__ = [
@@ -142,7 +142,7 @@ def objection_resolve(
     before = _objection_dict(objection)
     if decision == Objection.Decision.UPHELD:
         if corrects_finish:
-            finish_services.finish_correct(
+            finish_correct(
                 finish=objection.finish,
                 by=by,
                 reason=note,
@@ -151,7 +151,7 @@ def objection_resolve(
                 objection=objection,
             )
         if corrects_count:
-            finish_services.count_correct(
+            count_correct(
                 count=objection.count, by=by, reason=note, pieces=pieces, objection=objection
             )
     objection.decision = decision

@@ -21,7 +21,7 @@ from rest_framework.views import APIView
 
 from competition.api import CompetitionOutSerializer
 from competition.inputs import ID_MAX, SMALLINT_MAX, DateTimeField, query_number
-from competition.models import Competition, Puzzle, Team
+from competition.models import Competition, Team
 from competition.roles import IsAdmin, IsJudge
 from competition.services import clock_correct, clock_start, clock_stop, clock_stop_undo
 from judging.models import Count, Finish, Warning
@@ -30,7 +30,6 @@ from judging.services import (
     count_confirm,
     count_correct,
     count_record,
-    count_sentence,
     finish_correct,
     finish_delete,
     finish_register,
@@ -172,7 +171,7 @@ class FinishInSerializer(serializers.Serializer):
     team = _TeamField(help_text="The team's id.")
     puzzle = serializers.IntegerField(min_value=1, help_text="The puzzle's position (1, 2, …).")
     missing = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
+        child=serializers.IntegerField(),
         default=list,
         help_text="One entry per spot with missing pieces: its size (1 = a lone piece).",
     )
@@ -190,30 +189,10 @@ class FinishInSerializer(serializers.Serializer):
         help_text="Save even when the pace is implausible (after a 409 `implausible`).",
     )
 
-    def validate(self, data):
-        puzzle = Puzzle.objects.filter(
-            competition=self.context["competition"], position=data["puzzle"]
-        ).first()
-        if puzzle is None:
-            raise serializers.ValidationError(
-                {
-                    "puzzle": _("The competition has no puzzle %(position)s.")
-                    % {"position": data["puzzle"]}
-                }
-            )
-        if sum(data["missing"]) > puzzle.pieces:
-            raise serializers.ValidationError(
-                {
-                    "missing": _("The missing pieces add up to more than the puzzle's %(pieces)s.")
-                    % {"pieces": puzzle.pieces}
-                }
-            )
-        return data
-
 
 class FinishPatchSerializer(serializers.Serializer):
     elapsed_seconds = serializers.IntegerField(min_value=0, required=False)
-    missing = serializers.ListField(child=serializers.IntegerField(min_value=1), required=False)
+    missing = serializers.ListField(child=serializers.IntegerField(), required=False)
     reason = serializers.CharField(max_length=2000, help_text="Why it is corrected (required).")
 
 
@@ -229,21 +208,6 @@ class WarningInSerializer(ReasonSerializer):
 
 class OptionalReasonSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
-
-
-def _count_fields(data, *, recording: bool):
-    pieces, unplaced = data.get("pieces"), data.get("unplaced")
-    if pieces is not None and unplaced is not None:
-        raise serializers.ValidationError(
-            {"pieces": _("Give either the placed pieces or the unplaced (and loose) pieces.")}
-        )
-    if recording and pieces is None and unplaced is None:
-        raise serializers.ValidationError(
-            {"pieces": _("Give either the placed pieces or the unplaced (and loose) pieces.")}
-        )
-    if pieces in (1, 2):  # R9: never right, whatever the puzzle, so 400 before any 409
-        raise serializers.ValidationError({"pieces": count_sentence("count_too_small")})
-    return data
 
 
 class CountInSerializer(serializers.Serializer):
@@ -262,9 +226,6 @@ class CountInSerializer(serializers.Serializer):
     )
     request_id = serializers.UUIDField(required=False, allow_null=True)
 
-    def validate(self, data):
-        return _count_fields(data, recording=True)
-
 
 class CountPatchSerializer(serializers.Serializer):
     pieces = serializers.IntegerField(min_value=0, required=False, allow_null=True)
@@ -272,18 +233,12 @@ class CountPatchSerializer(serializers.Serializer):
     loose = serializers.IntegerField(min_value=0, required=False, allow_null=True)
     reason = serializers.CharField(max_length=2000)
 
-    def validate(self, data):
-        return _count_fields(data, recording=False)
-
 
 class CountConfirmInSerializer(serializers.Serializer):
     pieces = serializers.IntegerField(min_value=0, required=False, allow_null=True)
     unplaced = serializers.IntegerField(min_value=0, required=False, allow_null=True)
     loose = serializers.IntegerField(min_value=0, default=0)
     request_id = serializers.UUIDField(required=False, allow_null=True)
-
-    def validate(self, data):
-        return _count_fields(data, recording=True)
 
 
 class ClockStartInSerializer(serializers.Serializer):

@@ -100,18 +100,32 @@ def check_count(puzzle: Puzzle, pieces: int) -> int:
         raise ValidationError({"pieces": count_sentence(exc.code, puzzle.pieces)}) from None
 
 
-def _placed(puzzle: Puzzle, pieces, unplaced, loose) -> tuple[int, int | None, int | None]:
-    """(placed, unplaced, loose) from either form of the count; ValidationError if wrong."""
-    if (pieces is None) == (unplaced is None):
+def check_count_form(pieces, unplaced, *, recording: bool = True) -> None:
+    """Either form of a count, and R9's 0 or at least 3 (`rules.check_count_size`): what
+    could never be right answers 400 before the state is looked at (DESIGN.md)."""
+    if (pieces is not None and unplaced is not None) or (
+        recording and pieces is None and unplaced is None
+    ):
         raise ValidationError(
             {"pieces": _("Give either the placed pieces or the unplaced (and loose) pieces.")}
         )
+    if pieces is not None:
+        try:
+            rules.check_count_size(pieces)
+        except rules.RuleViolation as exc:
+            raise ValidationError({"pieces": count_sentence(exc.code)}) from None
+
+
+def _placed(puzzle: Puzzle, pieces, unplaced, loose) -> tuple[int, int | None, int | None]:
+    """(placed, unplaced, loose) from either form of the count; ValidationError if wrong."""
+    check_count_form(pieces, unplaced)
     if pieces is None:
         loose = loose or 0
-        if unplaced < 0 or loose < 0:
-            raise ValidationError({"unplaced": _("Pieces cannot be negative.")})
-        pieces = puzzle.pieces - unplaced - loose
-        if pieces < 0:
+        try:
+            pieces = rules.placed_from_unplaced(puzzle.pieces, unplaced, loose)
+        except rules.RuleViolation as exc:
+            if exc.code == "count_negative":
+                raise ValidationError({"unplaced": _("Pieces cannot be negative.")}) from None
             raise ValidationError(
                 {
                     "unplaced": _(
@@ -119,7 +133,7 @@ def _placed(puzzle: Puzzle, pieces, unplaced, loose) -> tuple[int, int | None, i
                     )
                     % {"pieces": puzzle.pieces}
                 }
-            )
+            ) from None
     else:
         unplaced = loose = None
     return check_count(puzzle, pieces), unplaced, loose
@@ -137,6 +151,7 @@ def count_record(
     answer: Callable[[Count], dict] | None = None,
 ) -> Count:
     """R9, R10: after the clock ended, the placed pieces of the team's unfinished puzzle."""
+    check_count_form(pieces, unplaced)
     fingerprint = request_ids.fingerprint(
         team=team.pk, pieces=pieces, unplaced=unplaced, loose=loose
     )
@@ -212,6 +227,7 @@ def count_correct(
 ) -> Count:
     """Correct a count (R9) with a reason; either form, as when it was recorded."""
     reason = require_reason(reason)
+    check_count_form(pieces, unplaced, recording=False)
     team, competition = lock_team(count.team)
     ensure_not_final(competition)
     count = Count.objects.select_related("puzzle").get(pk=count.pk)
@@ -391,6 +407,7 @@ def count_confirm(
     different raises 409 `count_differs` {first, second} AFTER writing the flag, so that the
     control room shows the team for a recount. Refused (409): `final`, `already_confirmed`,
     `own_count` (the judge who counted; an admin may), `undone`."""
+    check_count_form(pieces, unplaced)
     fingerprint = request_ids.fingerprint(
         count=count.pk, pieces=pieces, unplaced=unplaced, loose=loose
     )

@@ -26,25 +26,34 @@ from judging.models import Count, Finish, RequestId
 from judging.services import requests as request_ids
 from judging.services._shared import ensure_competing, require_reason, user_or_none, when, who
 from judging.services.counts import void_count
+from scoring import rules
 from scoring.rules import deducted
 from scoring.rules import format_hms as _hms
 
 __all__ = ["finish_correct", "finish_delete", "finish_register", "plausibility"]
 
 
-def _check_missing(missing: Sequence[int], puzzle: Puzzle) -> list[int]:
-    """R8: spots of at least 1 piece, adding up to at most the puzzle's pieces."""
-    spots = list(missing)
-    if any(isinstance(s, bool) or not isinstance(s, int) or s < 1 for s in spots):
-        raise ValidationError({"missing": _("Each missing spot must have at least 1 piece.")})
-    if sum(spots) > puzzle.pieces:
-        raise ValidationError(
-            {
-                "missing": _("The missing pieces add up to more than the puzzle's %(pieces)s.")
-                % {"pieces": puzzle.pieces}
+def check_missing(missing: Sequence[int], puzzle: Puzzle) -> list[int]:
+    """R8 (`rules.check_missing`): the spots, or a ValidationError on `missing`."""
+    try:
+        return list(rules.check_missing(puzzle.pieces, missing))
+    except rules.RuleViolation as exc:
+        if exc.code == "missing_not_positive":
+            message = _("Each missing spot must have at least 1 piece.")
+        else:
+            message = _("The missing pieces add up to more than the puzzle's %(pieces)s.") % {
+                "pieces": puzzle.pieces
             }
+        raise ValidationError({"missing": message}) from None
+
+
+def _puzzle(competition_id: int, position: int) -> Puzzle:
+    puzzle = Puzzle.objects.filter(competition_id=competition_id, position=position).first()
+    if puzzle is None:
+        raise ValidationError(
+            {"puzzle": _("The competition has no puzzle %(position)s.") % {"position": position}}
         )
-    return spots
+    return puzzle
 
 
 def _finish_dict(finish: Finish) -> dict:
@@ -100,25 +109,27 @@ CLOCK_TOLERANCE_SECONDS = 5
 
 
 def _check_time(competition: Competition, elapsed_seconds: int) -> int:
-    """R10: a time neither after the clock's end nor later than its now; returns the time."""
-    if elapsed_seconds < 0:
-        raise ValidationError({"elapsed_seconds": _("The time cannot be negative.")})
+    """R10 (`rules.check_clock_time`): a time neither after the clock's end nor later than
+    its now; returns the time."""
     now_s, end_s = _clock_bounds(competition)
-    if elapsed_seconds > end_s:
-        raise Refusal(
-            "after_end",
-            _("%(time)s is after the end of the competition (%(end)s).")
-            % {"time": _hms(elapsed_seconds), "end": _hms(end_s)},
+    try:
+        return rules.check_clock_time(
+            elapsed_seconds, now=now_s, end=end_s, tolerance=CLOCK_TOLERANCE_SECONDS
         )
-    if now_s < elapsed_seconds <= now_s + CLOCK_TOLERANCE_SECONDS:
-        return now_s
-    if elapsed_seconds > now_s:
-        raise Refusal(
-            "in_future",
-            _("%(time)s is later than the clock's now (%(now)s).")
-            % {"time": _hms(elapsed_seconds), "now": _hms(now_s)},
-        )
-    return elapsed_seconds
+    except rules.RuleViolation as exc:
+        if exc.code == "negative_time":
+            raise ValidationError({"elapsed_seconds": _("The time cannot be negative.")}) from None
+        if exc.code == "after_end":
+            message = _("%(time)s is after the end of the competition (%(end)s).") % {
+                "time": _hms(elapsed_seconds),
+                "end": _hms(end_s),
+            }
+        else:
+            message = _("%(time)s is later than the clock's now (%(now)s).") % {
+                "time": _hms(elapsed_seconds),
+                "now": _hms(now_s),
+            }
+        raise Refusal(exc.code, message) from None
 
 
 # --- plausibility ----------------------------------------------------------------------
@@ -187,6 +198,9 @@ def finish_register(
     is refused with the code `implausible` (the judge confirms and sends it again).
     `answer` makes the answer kept for a replay (the API's JSON; default `_finish_dict`).
     """
+    # What could never be right answers 400 before the state is looked at (DESIGN.md).
+    puzzle = _puzzle(team.competition_id, position)
+    spots = check_missing(missing, puzzle)
     fingerprint = request_ids.fingerprint(
         team=team.pk, position=position, missing=list(missing), elapsed_seconds=elapsed_seconds
     )
@@ -200,25 +214,22 @@ def finish_register(
     ensure_competing(team)
     if competition.started_at is None:
         raise Refusal("clock_not_started", _("The clock has not been started yet."))
-    puzzle = Puzzle.objects.filter(competition=competition, position=position).first()
-    if puzzle is None:
-        raise ValidationError(
-            {"puzzle": _("The competition has no puzzle %(position)s.") % {"position": position}}
-        )
     finishes = list(
         Finish.objects.filter(team=team)
         .select_related("puzzle", "registered_by", "team")
         .order_by("puzzle__position")
     )
-    done = {f.puzzle.position: f for f in finishes}
-    if position in done:
-        raise _already_finished(done[position])
-    if position != len(finishes) + 1:
+    try:
+        rules.check_next_position(len(finishes), position)
+    except rules.RuleViolation as exc:
+        if exc.code == "already_finished":
+            done = next(f for f in finishes if f.puzzle.position == position)
+            raise _already_finished(done) from None
         raise Refusal(
             "out_of_order",
             _("%(team)s is on puzzle %(next)s; the puzzles are done in order (R7).")
             % {"team": team.name, "next": len(finishes) + 1},
-        )
+        ) from None
     if elapsed_seconds is None:
         if competition.has_ended():
             raise Refusal(
@@ -229,13 +240,14 @@ def finish_register(
     else:
         elapsed_seconds = _check_time(competition, elapsed_seconds)
     previous = finishes[-1].elapsed_seconds if finishes else 0
-    if elapsed_seconds < previous:
+    try:
+        rules.check_finish_time(elapsed_seconds, after=previous)
+    except rules.RuleViolation:
         raise Refusal(
             "time_order",
             _("%(time)s is earlier than the team's previous finish at %(previous)s.")
             % {"time": _hms(elapsed_seconds), "previous": _hms(previous)},
-        )
-    spots = _check_missing(missing, puzzle)
+        ) from None
     if check_plausible:
         warning = plausibility(team, position, elapsed_seconds)
         if warning is not None:
@@ -289,6 +301,7 @@ def finish_correct(
 ) -> Finish:
     """Correct a finish's time or missing spots (R5, R8), with a reason; audited."""
     reason = require_reason(reason)
+    spots = None if missing is None else check_missing(missing, finish.puzzle)
     team, competition = lock_team(finish.team)
     ensure_not_final(competition)
     finish = Finish.objects.select_related("puzzle", "registered_by").get(pk=finish.pk)
@@ -300,15 +313,17 @@ def finish_correct(
         later = neighbours.filter(puzzle__position__gt=finish.puzzle.position)
         floor = max(earlier.values_list("elapsed_seconds", flat=True), default=0)
         ceiling = min(later.values_list("elapsed_seconds", flat=True), default=None)
-        if elapsed_seconds < floor or (ceiling is not None and elapsed_seconds > ceiling):
+        try:
+            rules.check_finish_time(elapsed_seconds, after=floor, before=ceiling)
+        except rules.RuleViolation:
             raise Refusal(
                 "time_order",
                 _("%(time)s does not lie between the team's finishes before and after it.")
                 % {"time": _hms(elapsed_seconds)},
-            )
+            ) from None
         finish.elapsed_seconds = elapsed_seconds
-    if missing is not None:
-        finish.missing = _check_missing(missing, finish.puzzle)
+    if spots is not None:
+        finish.missing = spots
     finish.save(update_fields=["elapsed_seconds", "missing"])
     audit_record(
         competition=competition,

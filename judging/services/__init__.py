@@ -8,7 +8,6 @@ Each concept has its module: request ids (`requests`), finishes, counts, discipl
 from judging.services.counts import (
     check_count,
     confirmation_state,
-    count_confirm,
     count_correct,
     count_record,
     count_sentence,
@@ -24,6 +23,7 @@ from judging.services.objections import (
     tablet_dict,
 )
 from judging.services.requests import IdempotencyConflict, request_cancel
+from judging.services.second_count import count_confirm
 from judging.services.tablets import tablet_report, tablets_waiting
 
 __all__ = [

@@ -217,7 +217,7 @@ def _cancel(competition: Competition, request_id: UUID, by) -> str:
         return DELETED
     ensure_not_final(competition_locked)
     if row.kind == RequestId.Kind.CONFIRM:
-        from judging.services.counts import confirm_cancel
+        from judging.services.second_count import confirm_cancel
 
         confirm_cancel(row, team, competition_locked, by)
         row.outcome = Outcome.CANCELLED

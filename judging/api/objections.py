@@ -131,7 +131,7 @@ class ResolveInSerializer(serializers.Serializer):
     note = serializers.CharField(max_length=5000)
     elapsed_seconds = serializers.IntegerField(required=False, allow_null=True, min_value=0)
     missing = serializers.ListField(
-        child=serializers.IntegerField(), required=False, allow_null=True
+        child=serializers.IntegerField(min_value=1), required=False, allow_null=True
     )
     pieces = serializers.IntegerField(required=False, allow_null=True, min_value=0)
 

@@ -1,8 +1,9 @@
-"""One API router: /api/v1/ from each app's api_urls, the schema and its docs."""
+"""One API router: /api/v1/ from each app's urls_api, the schema and its docs."""
 
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+import judging.urls_api
 from config import views
 
 urlpatterns = [
@@ -14,8 +15,8 @@ urlpatterns = [
         name="api-docs",
     ),
     path("v1/time", views.ServerTime.as_view(), name="api-time"),
-    path("v1/", include("competition.api_urls")),
-    path("v1/", include("judging.api_urls")),
-    path("v1/", include("scoring.api_urls")),
-    path("v1/", include("judging.api_urls_objections")),
+    path("v1/", include("competition.urls_api")),
+    path("v1/", include("judging.urls_api")),
+    path("v1/", include("scoring.urls_api")),
+    path("v1/", include(judging.urls_api.objections_urls)),
 ]

@@ -43,6 +43,21 @@ class BoardCard:
         return self.current is None
 
 
+def counts_missing(competition: Competition) -> list[Team]:
+    """R9: the competing teams with an unfinished puzzle and no count, in table order (two
+    queries; `id`, `name`, `table` only). Finalise waits for them (DESIGN.md)."""
+    puzzles = Puzzle.objects.filter(competition=competition).count()
+    return list(
+        Team.objects.filter(
+            competition=competition, withdrawn=False, disqualified=False, count__isnull=True
+        )
+        .annotate(finished=CountOf("finishes"))
+        .filter(finished__lt=puzzles)
+        .order_by("table")
+        .only("id", "name", "table")
+    )
+
+
 def parse_tables(values) -> list[int]:
     """Table numbers from the query (`t=1&t=2` or `t=1-8,12`); bad parts are ignored."""
     tables: set[int] = set()

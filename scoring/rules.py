@@ -19,13 +19,19 @@ code                       rule    when
 ``time_order``             R7      a finish earlier than the finish of the puzzle before it
 ``missing_not_positive``   R8      a missing spot of size 0 or less
 ``missing_too_many``       R8      missing spots adding up to more than the puzzle's pieces
-``count_negative``         R9      a count below 0
+``count_negative``         R9      a count below 0 (or unplaced or loose pieces below 0)
 ``count_too_small``        R9      a count of 1 or 2 (only groups of at least 3 count)
 ``count_is_finish``        R9      a count of every piece of the unfinished puzzle: that is
                                    a finish, which the judge registers as one
 ``count_too_large``        R9      a count above the unfinished puzzle's pieces
 ``all_finished``           R9      a count (even 0) for a team that finished every puzzle
+``unplaced_too_many``      R9      unplaced and loose pieces adding up to more than the puzzle
+``after_end``              R10     a finish time after the clock's end
+``in_future``              R10     a finish time later than the clock's now
 =========================  ======  ==========================================================
+
+The ``check_*`` functions are the same rules one record at a time, for the services that
+write a finish or a count (they map each code to a sentence and an HTTP answer).
 
 `check_count(pieces_of_puzzle, counted)` is the count rule on its own (R9), for the services
 that record or correct a count; `standings` applies the very same check.
@@ -59,8 +65,14 @@ __all__ = [
     "RuleViolation",
     "Sheet",
     "Standing",
+    "check_clock_time",
     "check_count",
+    "check_count_size",
+    "check_finish_time",
+    "check_missing",
+    "check_next_position",
     "check_second_count",
+    "placed_from_unplaced",
     "deducted",
     "format_duration",
     "format_hms",
@@ -131,14 +143,72 @@ def deducted(missing: Sequence[int]) -> int:
     return sum(1 for size in missing if size == 1)
 
 
-def check_count(pieces_of_puzzle: int, counted: int) -> int:
-    """R9: the count of a team's unfinished puzzle of `pieces_of_puzzle` pieces; returns it.
+def check_missing(pieces_of_puzzle: int, missing: Sequence[int]) -> tuple[int, ...]:
+    """R8: a finish's missing spots, each of at least 1 piece, adding up to at most the
+    puzzle's pieces; returns them."""
+    spots = tuple(missing)
+    for size in spots:
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+            raise RuleViolation(
+                "missing_not_positive", f"A missing spot must have at least 1 piece, not {size}."
+            )
+    if sum(spots) > pieces_of_puzzle:
+        raise RuleViolation(
+            "missing_too_many",
+            f"The puzzle has {pieces_of_puzzle} pieces, fewer than the {sum(spots)} "
+            "noted as missing.",
+        )
+    return spots
 
-    0, or at least 3 (only groups of at least 3 joined pieces count), and fewer than the
-    puzzle's pieces: R9 counts a puzzle "not fully finished", so every piece placed is a
-    finish (R5), which the judge registers as one, with its time (issue 11: counted, it would
-    rank the team by its earlier finish above a team that really finished the puzzle).
-    """
+
+def check_next_position(finished: int, position: int) -> int:
+    """R7: a team that finished puzzles 1..`finished` finishes `finished + 1` next."""
+    if position <= finished:
+        raise RuleViolation("already_finished", f"Puzzle {position} is already finished.")
+    if position != finished + 1:
+        raise RuleViolation(
+            "out_of_order", f"The team is on puzzle {finished + 1}, not {position} (R7)."
+        )
+    return position
+
+
+def check_finish_time(elapsed_seconds: int, *, after: int = 0, before: int | None = None) -> int:
+    """R5, R7: a finish time not below 0, not earlier than the finish before it (`after`)
+    and not later than the finish after it (`before`, when a time is corrected)."""
+    if elapsed_seconds < 0:
+        raise RuleViolation("negative_time", f"A time cannot be negative ({elapsed_seconds}).")
+    if elapsed_seconds < after or (before is not None and elapsed_seconds > before):
+        raise RuleViolation(
+            "time_order",
+            f"{format_hms(elapsed_seconds)} does not lie between the finishes before and after it.",
+        )
+    return elapsed_seconds
+
+
+def check_clock_time(elapsed_seconds: int, *, now: int, end: int, tolerance: int = 0) -> int:
+    """R10: a time given with a finish (a tap taken on a device, a time from paper) lies
+    neither after the clock's `end` nor later than its `now` (all in seconds since the
+    start); up to `tolerance` seconds ahead of `now` is `now` (a tablet's clock may run a
+    little ahead). Returns the time."""
+    if elapsed_seconds < 0:
+        raise RuleViolation("negative_time", f"A time cannot be negative ({elapsed_seconds}).")
+    if elapsed_seconds > end:
+        raise RuleViolation(
+            "after_end", f"{format_hms(elapsed_seconds)} is after the end ({format_hms(end)})."
+        )
+    if now < elapsed_seconds <= now + tolerance:
+        return now
+    if elapsed_seconds > now:
+        raise RuleViolation(
+            "in_future",
+            f"{format_hms(elapsed_seconds)} is later than the clock's now ({format_hms(now)}).",
+        )
+    return elapsed_seconds
+
+
+def check_count_size(counted: int) -> int:
+    """R9: a count is 0 or at least 3 (only groups of at least 3 joined pieces count),
+    whatever the puzzle; returns it."""
     if counted < 0:
         raise RuleViolation("count_negative", f"A count cannot be below 0 ({counted}).")
     if counted in (1, 2):
@@ -147,6 +217,33 @@ def check_count(pieces_of_puzzle: int, counted: int) -> int:
             f"A count is 0 or at least 3, not {counted} "
             "(R9: only groups of at least 3 pieces count).",
         )
+    return counted
+
+
+def placed_from_unplaced(pieces_of_puzzle: int, unplaced: int, loose: int = 0) -> int:
+    """R9: the placed pieces of a count given as unplaced pieces (piles of 10 + rest) and
+    loose pieces and pairs; not yet checked by `check_count`."""
+    if unplaced < 0 or loose < 0:
+        raise RuleViolation("count_negative", "Unplaced and loose pieces cannot be below 0.")
+    placed = pieces_of_puzzle - unplaced - loose
+    if placed < 0:
+        raise RuleViolation(
+            "unplaced_too_many",
+            f"{unplaced} unplaced and {loose} loose pieces are more than the puzzle's "
+            f"{pieces_of_puzzle}.",
+        )
+    return placed
+
+
+def check_count(pieces_of_puzzle: int, counted: int) -> int:
+    """R9: the count of a team's unfinished puzzle of `pieces_of_puzzle` pieces; returns it.
+
+    0, or at least 3 (only groups of at least 3 joined pieces count), and fewer than the
+    puzzle's pieces: R9 counts a puzzle "not fully finished", so every piece placed is a
+    finish (R5), which the judge registers as one, with its time (issue 11: counted, it would
+    rank the team by its earlier finish above a team that really finished the puzzle).
+    """
+    check_count_size(counted)
     if counted > pieces_of_puzzle:
         raise RuleViolation(
             "count_too_large",

@@ -1,10 +1,53 @@
 """Writes for judging: the one place for its rules.
 
 Import from here: `from judging.services import finish_register, objection_resolve`.
+Each concept has its module: request ids (`requests`), finishes, counts, discipline
+(warnings, disqualification), objections (and finalising), tablets.
 """
 
-from judging.services.counts import *  # noqa: F403
-from judging.services.finishes import *  # noqa: F403
-from judging.services.objections import *  # noqa: F403
-from judging.services.requests import *  # noqa: F403
-from judging.services.tablets import *  # noqa: F403
+from judging.services.counts import (
+    check_count,
+    confirmation_state,
+    count_correct,
+    count_record,
+    count_sentence,
+    counts_unconfirmed,
+)
+from judging.services.discipline import team_disqualify, team_reinstate, warning_log
+from judging.services.finishes import finish_correct, finish_delete, finish_register, plausibility
+from judging.services.objections import (
+    competition_finalise,
+    finalise_blockers,
+    objection_file,
+    objection_resolve,
+    tablet_dict,
+)
+from judging.services.requests import IdempotencyConflict, request_cancel
+from judging.services.second_count import count_confirm
+from judging.services.tablets import tablet_report, tablets_waiting
+
+__all__ = [
+    "IdempotencyConflict",
+    "check_count",
+    "competition_finalise",
+    "confirmation_state",
+    "count_confirm",
+    "count_correct",
+    "count_record",
+    "count_sentence",
+    "counts_unconfirmed",
+    "finalise_blockers",
+    "finish_correct",
+    "finish_delete",
+    "finish_register",
+    "objection_file",
+    "objection_resolve",
+    "plausibility",
+    "request_cancel",
+    "tablet_dict",
+    "tablet_report",
+    "tablets_waiting",
+    "team_disqualify",
+    "team_reinstate",
+    "warning_log",
+]

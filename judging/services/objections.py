@@ -13,7 +13,6 @@ from collections.abc import Sequence
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count as CountOf
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -21,9 +20,10 @@ from competition.audit import audit_record
 from competition.errors import Refusal, ensure_not_final
 from competition.locking import lock_competition, lock_team
 from competition.models import Competition, Team
+from judging import selectors
 from judging.models import Count, Finish, Objection, Tablet
-from judging.services import finishes as finish_services
-from judging.services.counts import counts_unconfirmed
+from judging.services.counts import check_count_form, count_correct, counts_unconfirmed
+from judging.services.finishes import check_missing, finish_correct
 from judging.services.tablets import tablets_waiting
 
 __all__ = [
@@ -52,7 +52,24 @@ def _objection_dict(objection: Objection) -> dict:
 def objection_file(
     *, team: Team, by, text: str, finish: Finish | None = None, count: Count | None = None
 ) -> Objection:
-    """R20: the desk takes a team's objection, before the prize-giving."""
+    """R20: the desk takes a team's objection, before the prize-giving.
+
+    The finish or count it is about must be the team's own (400 `other_team`), checked
+    before the state, like every input that could never be right."""
+    text = (text or "").strip()
+    errors = {}
+    if not text:
+        errors["text"] = _("Write what the team objects to.")
+    if finish is not None and finish.team_id != team.pk:
+        errors["finish"] = ValidationError(
+            _("This finish belongs to another team."), code="other_team"
+        )
+    if count is not None and count.team_id != team.pk:
+        errors["count"] = ValidationError(
+            _("This count belongs to another team."), code="other_team"
+        )
+    if errors:
+        raise ValidationError(errors)
     team, competition = lock_team(team)
     if competition.is_final:
         raise Refusal(
@@ -62,16 +79,6 @@ def objection_file(
                 "prize-giving (R20)."
             ),
         )
-    text = (text or "").strip()
-    errors = {}
-    if not text:
-        errors["text"] = _("Write what the team objects to.")
-    if finish is not None and finish.team_id != team.pk:
-        errors["finish"] = _("This finish belongs to another team.")
-    if count is not None and count.team_id != team.pk:
-        errors["count"] = _("This count belongs to another team.")
-    if errors:
-        raise ValidationError(errors)
     objection = Objection(team=team, finish=finish, count=count, text=text, filed_by=by)
     objection.full_clean()
     objection.save()
@@ -105,6 +112,11 @@ def objection_resolve(
     corrected through `finish_correct` / `count_correct` with the note as the reason, and
     their audit entries name this objection.
     """
+    # R8, R9 on the correction's input first: it could never be right (400 before 409).
+    if pieces is not None:
+        check_count_form(pieces, None)
+    if missing is not None and objection.finish_id is not None:
+        check_missing(missing, objection.finish.puzzle)
     _team, competition = lock_team(objection.team)
     ensure_not_final(competition)
     objection = Objection.objects.select_for_update().get(pk=objection.pk)
@@ -142,7 +154,7 @@ def objection_resolve(
     before = _objection_dict(objection)
     if decision == Objection.Decision.UPHELD:
         if corrects_finish:
-            finish_services.finish_correct(
+            finish_correct(
                 finish=objection.finish,
                 by=by,
                 reason=note,
@@ -151,7 +163,7 @@ def objection_resolve(
                 objection=objection,
             )
         if corrects_count:
-            finish_services.count_correct(
+            count_correct(
                 count=objection.count, by=by, reason=note, pieces=pieces, objection=objection
             )
     objection.decision = decision
@@ -189,16 +201,7 @@ def finalise_blockers(competition: Competition) -> dict:
         .select_related("team")
         .order_by("filed_at", "id")
     )
-    puzzles = competition.puzzles.count()
-    counts_missing = list(
-        Team.objects.filter(
-            competition=competition, withdrawn=False, disqualified=False, count__isnull=True
-        )
-        .annotate(finished=CountOf("finishes"))
-        .filter(finished__lt=puzzles)
-        .order_by("table")
-        .only("id", "name", "table")
-    )
+    counts_missing = selectors.counts_missing(competition)
     return {
         "open_objections": open_objections,
         "counts_missing": counts_missing,

@@ -17,6 +17,7 @@ cancel of an id nobody has sent yet holds the competition's row while it records
 request and its cancel never pass each other.
 """
 
+import hashlib
 import json
 from collections.abc import Callable
 from uuid import UUID
@@ -30,7 +31,7 @@ from competition.errors import Refusal, ensure_not_final
 from competition.locking import lock_competition, lock_team
 from competition.models import Competition, Team
 from judging.models import Count, Finish, RequestId, Warning
-from judging.services import finishes as finish_services
+from judging.services._shared import user_or_none
 
 __all__ = ["IdempotencyConflict", "request_cancel"]
 
@@ -68,6 +69,12 @@ def _undone(row: RequestId) -> Refusal:
     return Refusal("undone", messages[outcome], outcome=outcome)
 
 
+def fingerprint(**payload) -> str:
+    """The SHA-256 of a request's fields as compact JSON with sorted keys (kept per id)."""
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def _plain(answer: Callable, record) -> dict:
     return json.loads(json.dumps(answer(record), cls=DjangoJSONEncoder))
 
@@ -97,6 +104,37 @@ def recall(model, *, request_id: UUID | None, fingerprint: str, competition, ans
     return record
 
 
+def lock_and_recall(model, team: Team, *, request_id, fingerprint: str, answer: Callable):
+    """Lock the team (then its competition) and look the request id up: (team, competition,
+    the stored record or None). The head of every idempotent write."""
+    team, competition = lock_team(team)
+    stored = recall(
+        model,
+        request_id=request_id,
+        fingerprint=fingerprint,
+        competition=competition,
+        answer=answer,
+    )
+    return team, competition, stored
+
+
+def remember(
+    request_id: UUID, *, competition_id, team: Team, kind, fingerprint: str, answer, record_id, by
+) -> RequestId:
+    """Keep the request id with its fingerprint and first answer (inside the caller's
+    savepoint: an IntegrityError means another transaction took the id)."""
+    return RequestId.objects.create(
+        request_id=request_id,
+        competition_id=competition_id,
+        team=team,
+        kind=kind,
+        fingerprint=fingerprint,
+        answer=answer,
+        record_id=record_id,
+        user=user_or_none(by),
+    )
+
+
 def create_once(
     model, *, request_id: UUID | None, fingerprint: str, team: Team, by, answer: Callable, **fields
 ):
@@ -111,15 +149,15 @@ def create_once(
             record = model.objects.create(request_id=request_id, team=team, **fields)
             record.answer = _plain(answer, record)
             if request_id is not None:
-                RequestId.objects.create(
-                    request_id=request_id,
+                remember(
+                    request_id,
                     competition_id=team.competition_id,
                     team=team,
                     kind=KIND[model],
                     fingerprint=fingerprint,
                     answer=record.answer,
                     record_id=record.pk,
-                    user=_user(by),
+                    by=by,
                 )
     except IntegrityError:
         stored = recall(
@@ -142,10 +180,6 @@ def record_gone(record, outcome: str) -> None:
         RequestId.objects.filter(request_id=record.request_id, outcome=Outcome.CREATED).update(
             outcome=outcome
         )
-
-
-def _user(by):
-    return by if getattr(by, "is_authenticated", False) else None
 
 
 # --- the cancel -----------------------------------------------------------------------------
@@ -183,7 +217,7 @@ def _cancel(competition: Competition, request_id: UUID, by) -> str:
         return DELETED
     ensure_not_final(competition_locked)
     if row.kind == RequestId.Kind.CONFIRM:
-        from judging.services.counts import confirm_cancel
+        from judging.services.second_count import confirm_cancel
 
         confirm_cancel(row, team, competition_locked, by)
         row.outcome = Outcome.CANCELLED
@@ -215,7 +249,7 @@ def _cancel_unknown(competition: Competition, request_id: UUID, by) -> str:
                 request_id=request_id,
                 competition=competition,
                 outcome=Outcome.CANCELLED,
-                user=_user(by),
+                user=user_or_none(by),
             )
     except IntegrityError:  # taken meanwhile in another competition
         raise IdempotencyConflict() from None
@@ -232,12 +266,15 @@ def _cancel_unknown(competition: Competition, request_id: UUID, by) -> str:
 
 def _delete(record, team: Team, competition: Competition, by) -> None:
     """Delete what the cancelled request created, audited, the standings version bumped."""
+    from judging.services.counts import void_count
+    from judging.services.finishes import finish_delete
+
     reason = _("Undone on the tablet.")
     if isinstance(record, Finish):
-        finish_services.finish_delete(finish=record, by=by, reason=reason)  # or `not_latest`
+        finish_delete(finish=record, by=by, reason=reason)  # or `not_latest`
         return
     if isinstance(record, Count):
-        finish_services._drop_count_for(team, record.puzzle, by, reason)
+        void_count(team, by, reason)
     else:
         before = {"id": record.pk, "reason": record.reason}
         record.delete()

@@ -12,7 +12,7 @@ from competition.errors import Refusal
 from competition.models import Team
 from judging.models import Finish
 from judging.services import finish_delete, finish_register
-from judging.services.finishes import _fingerprint
+from judging.services.requests import fingerprint as _fingerprint
 
 BEFORE = [("judging", "0002_warning_request_fingerprint_warning_request_id")]
 

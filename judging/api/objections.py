@@ -12,7 +12,6 @@ from competition.roles import IsAdmin, IsDesk
 from judging.models import Count, Finish, Objection
 from judging.services import (
     competition_finalise,
-    count_sentence,
     objection_file,
     objection_resolve,
 )
@@ -114,12 +113,14 @@ class ObjectionInSerializer(serializers.Serializer):
         if team is None:
             raise serializers.ValidationError({"team": _("There is no such team here.")})
         data["team"] = team
+        # Another team's finish or count is the service's refusal (`other_team`).
+        here = {"team__competition": competition}
         if data.get("finish") is not None:
-            data["finish"] = Finish.objects.filter(team=team, pk=data["finish"]).first()
+            data["finish"] = Finish.objects.filter(**here, pk=data["finish"]).first()
             if data["finish"] is None:
                 raise serializers.ValidationError({"finish": _("This team has no such finish.")})
         if data.get("count") is not None:
-            data["count"] = Count.objects.filter(team=team, pk=data["count"]).first()
+            data["count"] = Count.objects.filter(**here, pk=data["count"]).first()
             if data["count"] is None:
                 raise serializers.ValidationError({"count": _("This team has no such count.")})
         return data
@@ -133,11 +134,6 @@ class ResolveInSerializer(serializers.Serializer):
         child=serializers.IntegerField(min_value=1), required=False, allow_null=True
     )
     pieces = serializers.IntegerField(required=False, allow_null=True, min_value=0)
-
-    def validate_pieces(self, value):
-        if value in (1, 2):
-            raise serializers.ValidationError(count_sentence("count_too_small"))
-        return value
 
 
 class FinalisedCompetitionSerializer(serializers.ModelSerializer):

@@ -1,0 +1,126 @@
+"""Warnings and disqualification (R14, R18): audited, the standings version bumped."""
+
+from collections.abc import Callable
+from uuid import UUID
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from competition.audit import audit_record
+from competition.errors import Refusal, ensure_not_final
+from competition.locking import lock_team
+from competition.models import Team
+from judging.models import Warning
+from judging.services import requests as request_ids
+from judging.services._shared import require_reason, user_or_none
+
+__all__ = ["team_disqualify", "team_reinstate", "warning_log"]
+
+
+def _warning_dict(warning: Warning) -> dict:
+    return {"id": warning.pk, "team": warning.team_id, "reason": warning.reason}
+
+
+def _team_dict(team: Team) -> dict:
+    return {
+        "id": team.pk,
+        "withdrawn": team.withdrawn,
+        "disqualified": team.disqualified,
+        "disqualified_reason": team.disqualified_reason,
+    }
+
+
+@transaction.atomic
+def warning_log(
+    *,
+    team: Team,
+    by,
+    reason: str,
+    request_id: UUID | None = None,
+    answer: Callable[[Warning], dict] | None = None,
+) -> Warning:
+    """R14: a judge's warning to a team, with the reason.
+
+    Idempotent like a finish: the same `request_id` again returns the stored warning
+    (`.replayed`), with another team or reason it raises `IdempotencyConflict`.
+    """
+    reason = require_reason(reason)
+    fingerprint = request_ids.fingerprint(team=team.pk, reason=reason)
+    answer = answer or _warning_dict
+    team, competition, stored = request_ids.lock_and_recall(
+        Warning, team, request_id=request_id, fingerprint=fingerprint, answer=answer
+    )
+    if stored is not None:
+        return stored
+    ensure_not_final(competition)
+    warning = request_ids.create_once(
+        Warning,
+        request_id=request_id,
+        fingerprint=fingerprint,
+        team=team,
+        by=by,
+        answer=answer,
+        reason=reason,
+        given_by=user_or_none(by),
+    )
+    if warning.replayed:
+        return warning
+    audit_record(
+        competition=competition,
+        user=by,
+        action="warning_log",
+        team=team,
+        after={"id": warning.pk, "reason": reason},
+        reason=reason,
+    )
+    competition.bump_standings()
+    return warning
+
+
+@transaction.atomic
+def team_disqualify(*, team: Team, by, reason: str) -> Team:
+    """R14, R18: disqualify a team (unranked), with the reason."""
+    reason = require_reason(reason)
+    team, competition = lock_team(team)
+    ensure_not_final(competition)
+    if team.disqualified:
+        raise Refusal(
+            "already_disqualified", _("%(team)s is already disqualified.") % {"team": team.name}
+        )
+    before = _team_dict(team)
+    team.disqualified, team.disqualified_reason = True, reason
+    team.save(update_fields=["disqualified", "disqualified_reason"])
+    audit_record(
+        competition=competition,
+        user=by,
+        action="team_disqualify",
+        team=team,
+        before=before,
+        after=_team_dict(team),
+        reason=reason,
+    )
+    competition.bump_standings()
+    return team
+
+
+@transaction.atomic
+def team_reinstate(*, team: Team, by, reason: str = "") -> Team:
+    """Undo a disqualification."""
+    team, competition = lock_team(team)
+    ensure_not_final(competition)
+    if not team.disqualified:
+        raise Refusal("not_disqualified", _("%(team)s is not disqualified.") % {"team": team.name})
+    before = _team_dict(team)
+    team.disqualified, team.disqualified_reason = False, ""
+    team.save(update_fields=["disqualified", "disqualified_reason"])
+    audit_record(
+        competition=competition,
+        user=by,
+        action="team_reinstate",
+        team=team,
+        before=before,
+        after=_team_dict(team),
+        reason=(reason or "").strip(),
+    )
+    competition.bump_standings()
+    return team

@@ -10,8 +10,6 @@ from competition import audit_text
 from competition.inputs import INT_MAX, whole_number
 from competition.models import AuditEntry, Competition, Puzzle, Team
 from judging.models import Count, Finish, Objection, Tablet
-from judging.services.counts import counts_unconfirmed
-from judging.services.objections import finalise_blockers
 from scoring.rules import format_hms
 
 
@@ -257,3 +255,49 @@ def team_audit(team: Team, limit: int) -> list[dict]:
         AuditEntry.objects.filter(team=team).select_related("user", "team").order_by("-at", "-id")
     )
     return audit_rows(entries[:limit])
+
+
+def counts_unconfirmed(competition: Competition) -> list[Team]:
+    """The teams whose count waits for a second count (none while `second_count` is off),
+    each with `.count` (its `second_pieces` set when the two counts differ)."""
+    if not competition.second_count:
+        return []
+    return list(
+        Team.objects.select_related("count")
+        .filter(
+            competition=competition,
+            withdrawn=False,
+            disqualified=False,
+            count__isnull=False,
+            count__confirmed_at__isnull=True,
+        )
+        .order_by("table")
+    )
+
+
+def tablets_waiting(competition: Competition) -> list[Tablet]:
+    """Tablets whose latest report holds unsent taps: they block finalise (`taps_waiting`)."""
+    return list(
+        Tablet.objects.filter(competition=competition, waiting__gt=0)
+        .select_related("user")
+        .order_by("device_id")
+    )
+
+
+def finalise_blockers(competition: Competition) -> dict:
+    """What stands between the competition and its final results, for pages and the service.
+
+    {"open_objections": [Objection], "counts_missing": [Team], "taps_waiting": [Tablet]}:
+    four queries. A team competes unless withdrawn or disqualified; check-in never matters
+    here (DESIGN.md).
+    """
+    open_objections = list(
+        Objection.objects.filter(team__competition=competition, decision=Objection.Decision.OPEN)
+        .select_related("team")
+        .order_by("filed_at", "id")
+    )
+    return {
+        "open_objections": open_objections,
+        "counts_missing": counts_missing(competition),
+        "taps_waiting": tablets_waiting(competition),
+    }

@@ -11,20 +11,18 @@ from judging.services.counts import (
     count_correct,
     count_record,
     count_sentence,
-    counts_unconfirmed,
 )
 from judging.services.discipline import team_disqualify, team_reinstate, warning_log
 from judging.services.finishes import finish_correct, finish_delete, finish_register, plausibility
 from judging.services.objections import (
     competition_finalise,
-    finalise_blockers,
     objection_file,
     objection_resolve,
     tablet_dict,
 )
 from judging.services.requests import IdempotencyConflict, request_cancel
 from judging.services.second_count import count_confirm
-from judging.services.tablets import tablet_report, tablets_waiting
+from judging.services.tablets import tablet_report
 
 __all__ = [
     "IdempotencyConflict",
@@ -35,8 +33,6 @@ __all__ = [
     "count_correct",
     "count_record",
     "count_sentence",
-    "counts_unconfirmed",
-    "finalise_blockers",
     "finish_correct",
     "finish_delete",
     "finish_register",
@@ -46,7 +42,6 @@ __all__ = [
     "request_cancel",
     "tablet_dict",
     "tablet_report",
-    "tablets_waiting",
     "team_disqualify",
     "team_reinstate",
     "warning_log",

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy
 from competition.audit import audit_record
 from competition.errors import Refusal, ensure_not_final
 from competition.locking import lock_team
-from competition.models import Competition, Puzzle, Team
+from competition.models import Puzzle, Team
 from competition.roles import ADMIN, has_role
 from judging.models import Count, Finish, RequestId
 from judging.services import requests as request_ids
@@ -30,7 +30,6 @@ __all__ = [
     "count_correct",
     "count_record",
     "count_sentence",
-    "counts_unconfirmed",
 ]
 
 
@@ -263,21 +262,3 @@ def confirmation_state(count: Count) -> dict:
         "confirmed_by": getattr(count.confirmed_by, "username", None),
         "second_pieces": count.second_pieces,
     }
-
-
-def counts_unconfirmed(competition: Competition) -> list[Team]:
-    """The teams whose count waits for a second count (none while `second_count` is off),
-    each with `.count` (its `second_pieces` set when the two counts differ)."""
-    if not competition.second_count:
-        return []
-    return list(
-        Team.objects.select_related("count")
-        .filter(
-            competition=competition,
-            withdrawn=False,
-            disqualified=False,
-            count__isnull=False,
-            count__confirmed_at__isnull=True,
-        )
-        .order_by("table")
-    )

@@ -22,13 +22,11 @@ from competition.locking import lock_competition, lock_team
 from competition.models import Competition, Team
 from judging import selectors
 from judging.models import Count, Finish, Objection, Tablet
-from judging.services.counts import check_count_form, count_correct, counts_unconfirmed
+from judging.services.counts import check_count_form, count_correct
 from judging.services.finishes import check_missing, finish_correct
-from judging.services.tablets import tablets_waiting
 
 __all__ = [
     "competition_finalise",
-    "finalise_blockers",
     "objection_file",
     "objection_resolve",
     "tablet_dict",
@@ -189,26 +187,6 @@ def _team_dict(team: Team) -> dict:
     return {"id": team.pk, "name": team.name, "table": team.table}
 
 
-def finalise_blockers(competition: Competition) -> dict:
-    """What stands between the competition and its final results, for pages and the service.
-
-    {"open_objections": [Objection], "counts_missing": [Team], "taps_waiting": [Tablet]}:
-    four queries. A team competes unless withdrawn or disqualified; check-in never matters
-    here (DESIGN.md).
-    """
-    open_objections = list(
-        Objection.objects.filter(team__competition=competition, decision=Objection.Decision.OPEN)
-        .select_related("team")
-        .order_by("filed_at", "id")
-    )
-    counts_missing = selectors.counts_missing(competition)
-    return {
-        "open_objections": open_objections,
-        "counts_missing": counts_missing,
-        "taps_waiting": tablets_waiting(competition),
-    }
-
-
 def tablet_dict(tablet: Tablet) -> dict:
     """A tablet as `taps_waiting` names it: who, which tables, how many taps, since when."""
     return {
@@ -256,7 +234,7 @@ def competition_finalise(
             "clock_running",
             _("The clock is still running: the results can be made final when time is up."),
         )
-    blockers = finalise_blockers(competition)
+    blockers = selectors.finalise_blockers(competition)
     waiting = blockers["taps_waiting"]
     reason = (reason or "").strip()
     if waiting and not override_taps_waiting:
@@ -292,7 +270,7 @@ def competition_finalise(
             _("Counts are missing for: %(names)s.") % {"names": names},
             teams=[_team_dict(t) for t in teams],
         )
-    unconfirmed = counts_unconfirmed(competition)  # DESIGN.md `second_count`
+    unconfirmed = selectors.counts_unconfirmed(competition)  # DESIGN.md `second_count`
     if unconfirmed:
         names = ", ".join(
             _("%(name)s (table %(table)d)") % {"name": t.name, "table": t.table}

@@ -11,7 +11,7 @@ from django.utils import timezone
 from competition.models import Competition
 from judging.models import Tablet
 
-__all__ = ["tablet_report", "tablets_waiting"]
+__all__ = ["tablet_report"]
 
 
 def tablet_report(
@@ -64,12 +64,3 @@ def tablet_report(
         except IntegrityError:
             continue
     raise RuntimeError("tablet report lost twice")  # pragma: no cover
-
-
-def tablets_waiting(competition: Competition) -> list[Tablet]:
-    """Tablets whose latest report holds unsent taps: they block finalise (`taps_waiting`)."""
-    return list(
-        Tablet.objects.filter(competition=competition, waiting__gt=0)
-        .select_related("user")
-        .order_by("device_id")
-    )

@@ -15,7 +15,8 @@ def moved(route: str, name: str):
 
     def view(request, **kwargs):
         url = reverse(name, kwargs=kwargs)
-        if query := request.META.get("QUERY_STRING", ""):
+        # Re-encoded from the parsed query: raw UTF-8 (?id=²) stays itself, not mojibake.
+        if query := request.GET.urlencode(safe="/"):
             url = f"{url}?{query}"
         if request.method in ("GET", "HEAD"):
             return HttpResponsePermanentRedirect(url)

@@ -141,3 +141,30 @@ def test_readyz_says_ready_with_the_cache_down_and_names_it(settings, closed_por
     response = client.get("/readyz")
     assert response.status_code == 200
     assert response.json() == {"ok": True, "database": "ok", "cache": "down"}
+
+
+@pytest.mark.django_db
+def test_dead_redis_the_moved_staff_pages_still_answer(
+    settings, running, teams, closed_port, desk, admin_user
+):
+    """Issue 12 moved the official results to scoring and the objections to the desk and the
+    control room; with Redis down they answer, and their old addresses still lead there."""
+    use_redis_at(settings, closed_port)
+    slug = running.slug
+    for user, paths in (
+        (desk, [f"/desk/{slug}/official/", f"/desk/{slug}/objections/"]),
+        (
+            admin_user,
+            [f"/control/{slug}/", f"/control/{slug}/finalise/", f"/control/{slug}/audit.csv"],
+        ),
+    ):
+        client = Client(raise_request_exception=False)
+        client.force_login(user)
+        for path in paths:
+            assert client.get(path).status_code == 200, path
+            memo_clear()
+    client = Client(raise_request_exception=False)
+    client.force_login(desk)
+    moved = client.get(f"/objections/{slug}/official/", follow=True)
+    assert moved.redirect_chain == [(f"/desk/{slug}/official/", 301)]
+    assert moved.status_code == 200

@@ -325,3 +325,85 @@ def test_a_huge_form_count_builds_no_thousand_forms(running, staff_client):
     response = staff_client.post(url, data)
     assert response.status_code == 200
     assert len(response.context["formset"].forms) <= 50
+
+
+# --- issue 12: the moved addresses and the two shared form fields -------------------------
+@pytest.mark.parametrize(
+    "path",
+    [
+        f"/objections/{S}/²/resolve/",
+        f"/objections/{S}/{BIG}/resolve/",
+        f"/control/{S}/objections/²/resolve/",
+        f"/control/{S}/objections/{BIG}/resolve/",
+    ],
+)
+def test_an_odd_objection_id_old_or_new_address_is_a_404(running, staff_client, path):
+    assert staff_client.get(path).status_code == 404
+    assert staff_client.post(path, {"decision": "upheld"}).status_code == 404
+
+
+def test_an_odd_query_survives_the_redirect_of_a_moved_page(running, client, desk):
+    client.force_login(desk)
+    moved = client.get(f"/objections/{S}/official/?id=²&x=%00", follow=True)
+    assert moved.redirect_chain == [(f"/desk/{S}/official/?id=%C2%B2&x=%00", 301)]
+    assert moved.status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("time", "missing", "said"),
+    [
+        ("１:00:00", "", "Skriv tiden som"),  # a full-width digit
+        ("0:10:00\x00", "", "Skriv tiden som"),
+        ("9" * 5000, "", "Skriv tiden som"),
+        ("95", "", "Skriv tiden som"),  # a bare number is not a time
+        ("0:10:00", "²", "Skriv størrelsen"),
+        ("0:10:00", "1, 0", "Skriv størrelsen"),
+        ("0:10:00", "1," * 5000, "Skriv størrelsen"),
+        ("0:10:00", "-1", "Skriv størrelsen"),
+    ],
+)
+def test_odd_text_in_the_paper_entry_is_a_form_error_and_nothing_is_saved(
+    running, staff_client, teams, state, time, missing, said
+):
+    """The paper panel says its errors on the team's page, where it stands."""
+    before = state()
+    response = staff_client.post(
+        f"/control/{S}/teams/{teams[0].pk}/paper/finish",
+        {"paper-puzzle": 1, "paper-time": time, "paper-missing": missing},
+        follow=True,
+    )
+    assert response.redirect_chain == [(f"/control/{S}/teams/{teams[0].pk}/", 302)]
+    assert said in response.content.decode()
+    assert state() == before
+
+
+def test_odd_text_in_an_objection_decision_is_a_form_error(
+    running, staff_client, teams, judge, desk, state
+):
+    from judging.services import finish_register, objection_file
+
+    finish = finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=600)
+    objection = objection_file(team=teams[0], by=desk, text="Forkert", finish=finish)
+    url = f"/control/{S}/objections/{objection.pk}/resolve/"
+    before = state()
+    for field, value, said in (
+        ("elapsed", "²:00", "Skriv tiden som"),
+        ("elapsed", "95", "Skriv tiden som"),
+        ("missing", "0, 1", "Skriv størrelsen"),
+    ):
+        data = {"decision": "upheld", "note": "Rettet", field: value}
+        page = staff_client.post(url, data)  # the form again, with the field's error
+        assert page.status_code == 200 and said in page.content.decode(), (field, value)
+    assert state() == before
+
+
+def test_a_3_mb_form_to_a_moved_page_is_refused_and_nothing_is_saved(
+    running, client, desk, teams, state
+):
+    client.force_login(desk)
+    before = state()
+    response = client.post(
+        f"/desk/{S}/objections/", {"team": teams[0].pk, "text": "x" * (3 * 1024 * 1024)}
+    )
+    assert response.status_code in (400, 413)
+    assert state() == before

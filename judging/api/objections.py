@@ -3,12 +3,13 @@
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from competition.models import Competition, Team
 from competition.roles import IsAdmin, IsDesk
+from judging.api.common import created
 from judging.models import Count, Finish, Objection
 from judging.services import (
     competition_finalise,
@@ -170,6 +171,10 @@ class ObjectionListCreate(APIView):
         request=ObjectionInSerializer,
         responses={
             201: ObjectionOutSerializer,
+            200: OpenApiResponse(
+                ObjectionOutSerializer,
+                description="The same open objection was filed before (a resend): that one",
+            ),
             400: OpenApiResponse(description="A field is wrong"),
             409: OpenApiResponse(_REFUSAL, description="final: after the prize-giving"),
         },
@@ -178,9 +183,9 @@ class ObjectionListCreate(APIView):
         competition = get_object_or_404(Competition, slug=slug)
         data = ObjectionInSerializer(data=request.data, context={"competition": competition})
         data.is_valid(raise_exception=True)
-        objection = objection_file(by=request.user, **data.validated_data)
-        objection = _objections(competition).get(pk=objection.pk)
-        return Response(ObjectionOutSerializer(objection).data, status=status.HTTP_201_CREATED)
+        filed = objection_file(by=request.user, **data.validated_data)
+        objection = _objections(competition).get(pk=filed.pk)
+        return created(ObjectionOutSerializer(objection).data, filed.replayed)
 
 
 class ObjectionResolve(APIView):

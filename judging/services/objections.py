@@ -77,9 +77,18 @@ def objection_file(
                 "prize-giving (R20)."
             ),
         )
+    # A double tap at the desk, a second tab or a resend after a lost answer files the same
+    # open objection again: it is that one, not a second that finalise would wait for.
+    same = Objection.objects.filter(
+        team=team, finish=finish, count=count, text=text, decision=Objection.Decision.OPEN
+    ).first()
+    if same is not None:
+        same.replayed = True
+        return same
     objection = Objection(team=team, finish=finish, count=count, text=text, filed_by=by)
     objection.full_clean()
     objection.save()
+    objection.replayed = False
     audit_record(
         competition=competition,
         user=by,

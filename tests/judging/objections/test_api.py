@@ -262,7 +262,7 @@ def test_roles(api_as, ended, teams, judge, desk, admin_user):
     assert not Competition.objects.get(slug="dm-2026").is_final
     # An admin may do all.
     api = api_as(admin_user)
-    assert api.post(f"{BASE}/objections/", file).status_code == 201
+    assert api.post(f"{BASE}/objections/", {**file, "text": "y"}).status_code == 201
     assert api.post(f"{BASE}/objections/{pk}/resolve", resolve).status_code == 200
     assert Objection.objects.filter(decision="open").count() == 1
 
@@ -285,3 +285,17 @@ def test_schema_documents_the_endpoints(client):
     assert "/api/v1/competitions/{slug}/objections/" in schema
     assert "/api/v1/competitions/{slug}/objections/{id}/resolve" in schema
     assert "/api/v1/competitions/{slug}/finalise" in schema
+
+
+def test_a_resent_objection_is_the_same_one(api_as, ended, teams, desk, state):
+    """The answer was lost and the desk's laptop sends the objection again: 200 with the
+    objection filed the first time, nothing written twice."""
+    body = {"team": teams[0].pk, "text": "Registreret et minut for sent"}
+    first = api_as(desk).post(f"{BASE}/objections/", body, format="json")
+    assert first.status_code == 201, first.json()
+    before = state()
+    again = api_as(desk).post(f"{BASE}/objections/", body, format="json")
+    assert again.status_code == 200, again.json()
+    assert again["Idempotent-Replayed"] == "true"
+    assert again.json() == first.json()
+    assert state() == before

@@ -49,3 +49,26 @@ def test_filing_and_finalising_at_once_never_both_succeed(counted, teams, desk, 
         {"file": "final", "final": "ok"},
     )
     assert (final, open_objections) in ((True, 0), (False, 1))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_objection_from_two_tabs_at_once_is_one(counted, teams, desk):
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL row locks")
+    barrier = threading.Barrier(2)
+    filed: list[int] = []
+
+    def run():
+        try:
+            barrier.wait()
+            filed.append(objection_file(team=teams[0], by=desk, text="For sent").pk)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(filed) == 2 and filed[0] == filed[1]
+    assert Objection.objects.count() == 1

@@ -286,3 +286,12 @@ def test_control_room_shows_the_panel(client, admin_user, objection, teams):
     assert "Et minut for sent" in page
     assert url("resolve", pk=objection.pk) in page
     assert "Optælling mangler for:" in page
+
+
+def test_a_double_tap_on_file_files_one_objection(client, desk, ended, teams):
+    client.force_login(desk)
+    url = reverse("objections_desk:new", args=[ended.slug])
+    for _ in range(2):
+        response = client.post(url, {"team": teams[0].pk, "about": "", "text": "Forkert tid"})
+        assert response.status_code == 302
+    assert Objection.objects.count() == 1

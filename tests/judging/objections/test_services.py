@@ -280,3 +280,17 @@ def test_no_objection_can_be_resolved_once_final(counted, teams, desk, admin_use
         note="x",
     )
     assert Objection.objects.get(pk=objection.pk).is_open
+
+
+def test_the_same_open_objection_filed_twice_is_one_objection(ended, teams, desk):
+    """A double tap at the desk, a second tab or a resend after a lost answer (R20): one
+    objection for the head judge, one audit entry; finalise waits for one, not two."""
+    finish = teams[0].finishes.get(puzzle__position=1)
+    first = objection_file(team=teams[0], by=desk, text="Forkert tid", finish=finish)
+    again = objection_file(team=teams[0], by=desk, text=" Forkert tid ", finish=finish)
+    assert (again.pk, first.replayed, again.replayed) == (first.pk, False, True)
+    assert Objection.objects.count() == 1
+    assert AuditEntry.objects.filter(action="objection_file").count() == 1
+    # Another text, or the same one once the first is decided, is a new objection.
+    other = objection_file(team=teams[0], by=desk, text="Manglende brik", finish=finish)
+    assert other.pk != first.pk and Objection.objects.count() == 2

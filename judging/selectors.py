@@ -41,9 +41,15 @@ class BoardCard:
         return self.current is None
 
 
-def counts_missing(competition: Competition) -> list[Team]:
+def counts_missing(competition: Competition, teams: list[Team] | None = None) -> list[Team]:
     """R9: the competing teams with an unfinished puzzle and no count, in table order (two
-    queries; `id`, `name`, `table` only). Finalise waits for them (DESIGN.md)."""
+    queries; `id`, `name`, `table` only). Finalise waits for them (DESIGN.md).
+
+    With `teams` already loaded (annotated `n_finished`, `has_count`; the competition's
+    puzzles prefetched, as the control room has them), the same rule without a query."""
+    if teams is not None:
+        total = len(competition.puzzles.all())
+        return [t for t in teams if t.competing and t.n_finished < total and not t.has_count]
     puzzles = Puzzle.objects.filter(competition=competition).count()
     return list(
         Team.objects.filter(

@@ -147,6 +147,18 @@ def competition_update(*, competition: Competition, by, **fields) -> Competition
 
 
 # --- the puzzle sequence (R7) ----------------------------------------------------------------
+def _sequence_changed(competition: Competition, by, action: str, before: list[dict]) -> None:
+    """The puzzle sequence before and after, in the audit log; the standings follow."""
+    audit_record(
+        competition=competition,
+        user=by,
+        action=action,
+        before={"puzzles": before},
+        after={"puzzles": _puzzles_snapshot(competition)},
+    )
+    competition.bump_standings()
+
+
 @transaction.atomic
 def puzzle_add(
     *, competition: Competition, by, position: int, pieces: int, title: str = "", brand: str = ""
@@ -162,14 +174,7 @@ def puzzle_add(
     )
     puzzle.full_clean()
     puzzle.save()
-    audit_record(
-        competition=competition,
-        user=by,
-        action="puzzle_add",
-        before={"puzzles": before},
-        after={"puzzles": _puzzles_snapshot(competition)},
-    )
-    competition.bump_standings()
+    _sequence_changed(competition, by, "puzzle_add", before)
     return puzzle
 
 
@@ -193,14 +198,7 @@ def puzzle_update(*, puzzle: Puzzle, by, **fields) -> Puzzle:
         setattr(puzzle, f, v)
     puzzle.full_clean()
     puzzle.save()
-    audit_record(
-        competition=competition,
-        user=by,
-        action="puzzle_update",
-        before={"puzzles": before},
-        after={"puzzles": _puzzles_snapshot(competition)},
-    )
-    competition.bump_standings()
+    _sequence_changed(competition, by, "puzzle_update", before)
     return puzzle
 
 
@@ -211,14 +209,7 @@ def puzzle_delete(*, puzzle: Puzzle, by) -> None:
     _ensure_setup(competition)
     before = _puzzles_snapshot(competition)
     Puzzle.objects.filter(pk=puzzle.pk).delete()
-    audit_record(
-        competition=competition,
-        user=by,
-        action="puzzle_delete",
-        before={"puzzles": before},
-        after={"puzzles": _puzzles_snapshot(competition)},
-    )
-    competition.bump_standings()
+    _sequence_changed(competition, by, "puzzle_delete", before)
 
 
 @transaction.atomic

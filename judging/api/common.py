@@ -59,6 +59,20 @@ CONFLICT = OpenApiResponse(
 )
 
 
+def created_once(out) -> dict:
+    """The answers of a write that takes a `request_id`: 201, the replay's 200 with the first
+    answer, 400, 409, and 422 for the same id with another body."""
+    return {
+        201: out,
+        200: OpenApiResponse(
+            out, description="An idempotent replay: the first answer for this request_id."
+        ),
+        400: INVALID,
+        409: REFUSED,
+        422: CONFLICT,
+    }
+
+
 REPLAYED_HEADER = OpenApiParameter(
     "Idempotent-Replayed",
     OpenApiTypes.STR,

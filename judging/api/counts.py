@@ -2,7 +2,6 @@
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
-    OpenApiResponse,
     extend_schema,
 )
 from rest_framework import serializers
@@ -17,6 +16,7 @@ from judging.api.common import (
     CompetitionAPIView,
     TeamField,
     created,
+    created_once,
 )
 from judging.models import Count
 from judging.services import (
@@ -88,13 +88,7 @@ class CountCreateView(CompetitionAPIView):
 
     @extend_schema(
         request=CountInSerializer,
-        responses={
-            201: CountOutSerializer,
-            200: OpenApiResponse(CountOutSerializer, description="An idempotent replay."),
-            400: INVALID,
-            409: REFUSED,
-            422: CONFLICT,
-        },
+        responses=created_once(CountOutSerializer),
         parameters=[REPLAYED_HEADER],
         description="Count a team's unfinished puzzle once time is up (judge): `{team, "
         "pieces}` or `{team, unplaced, loose}`. Refused (409): `final`, `clock_not_started`, "

@@ -1,7 +1,6 @@
 """Warnings (judge) and disqualification (admin) (R14, R18)."""
 
 from drf_spectacular.utils import (
-    OpenApiResponse,
     extend_schema,
 )
 from rest_framework import serializers
@@ -10,7 +9,6 @@ from rest_framework.response import Response
 from competition.models import Team
 from competition.roles import IsAdmin, IsJudge
 from judging.api.common import (
-    CONFLICT,
     INVALID,
     REFUSED,
     REPLAYED_HEADER,
@@ -18,6 +16,7 @@ from judging.api.common import (
     ReasonSerializer,
     TeamActionView,
     created,
+    created_once,
 )
 from judging.models import Warning
 from judging.services import (
@@ -52,13 +51,7 @@ class WarningCreateView(TeamActionView):
 
     @extend_schema(
         request=WarningInSerializer,
-        responses={
-            201: WarningOutSerializer,
-            200: OpenApiResponse(WarningOutSerializer, description="An idempotent replay."),
-            400: INVALID,
-            409: REFUSED,
-            422: CONFLICT,
-        },
+        responses=created_once(WarningOutSerializer),
         parameters=[REPLAYED_HEADER],
         description="Log a warning to a team (judge, R14). Refused (409): `final`. The same "
         "`request_id` again answers 200 with the first answer and `Idempotent-Replayed: "

@@ -3,7 +3,6 @@
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
     OpenApiParameter,
-    OpenApiResponse,
     extend_schema,
 )
 from rest_framework import serializers, status
@@ -12,7 +11,6 @@ from rest_framework.response import Response
 from competition.inputs import ID_MAX, SMALLINT_MAX, query_number
 from competition.roles import IsJudge
 from judging.api.common import (
-    CONFLICT,
     INVALID,
     REFUSED,
     REPLAYED_HEADER,
@@ -20,6 +18,7 @@ from judging.api.common import (
     OptionalReasonSerializer,
     TeamField,
     created,
+    created_once,
 )
 from judging.models import Finish
 from judging.services import (
@@ -113,16 +112,7 @@ class FinishListView(CompetitionAPIView):
 
     @extend_schema(
         request=FinishInSerializer,
-        responses={
-            201: FinishOutSerializer,
-            200: OpenApiResponse(
-                FinishOutSerializer,
-                description="An idempotent replay: the first answer for this request_id.",
-            ),
-            400: INVALID,
-            409: REFUSED,
-            422: CONFLICT,
-        },
+        responses=created_once(FinishOutSerializer),
         parameters=[REPLAYED_HEADER],
         description=(
             "Register a finish (judge). Without `elapsed_seconds` the time is the clock's "

@@ -12,7 +12,7 @@ from competition.models import Competition, Status, Team
 from competition.roles import ADMIN, role_required
 from judging.forms import ClockCorrectForm, ClockStartForm
 from judging.models import Count
-from judging.selectors import objections_panel
+from judging.selectors import counts_missing, objections_panel
 from judging.views_control.clock import clock_context
 from judging.views_control.common import competition_of
 from judging.views_control.hall import hall_context
@@ -47,7 +47,7 @@ def _glance(competition: Competition, teams: list[Team]) -> dict:
         if t.n_finished < total:
             on[t.n_finished + 1] += 1
     ended = competition.has_ended()
-    missing = [t for t in competing if t.n_finished < total and not t.has_count] if ended else []
+    missing = counts_missing(competition, teams) if ended else []
     return {
         "puzzles": [(p, on[p.position]) for p in puzzles],
         "all_done": sum(1 for t in competing if total and t.n_finished >= total),

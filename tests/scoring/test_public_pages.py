@@ -12,13 +12,6 @@ from tests.factories import MemberFactory, TeamFactory
 from tests.scoring.standings_data import finish, many_teams, running_competition
 
 
-@pytest.fixture(autouse=True)
-def _fresh_memo():
-    memo_clear()
-    yield
-    memo_clear()
-
-
 @pytest.fixture
 def live(db):
     c, (p1, p2, p3) = running_competition()

@@ -15,13 +15,6 @@ from tests.scoring.standings_data import finish, running_competition
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fresh_memo():
-    memo_clear()
-    yield
-    memo_clear()
-
-
 @pytest.fixture
 def tied(db):
     """Kantsøgerne and Brikkebanden both have 1.499 pieces; Kantsøgerne finished first."""

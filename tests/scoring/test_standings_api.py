@@ -9,13 +9,6 @@ from tests.scoring.standings_data import finish, many_teams, running_competition
 URL = "/api/v1/competitions/{}/standings"
 
 
-@pytest.fixture(autouse=True)
-def _fresh_memo():
-    memo_clear()
-    yield
-    memo_clear()
-
-
 @pytest.fixture
 def live(db):
     c, (p1, p2, p3) = running_competition()

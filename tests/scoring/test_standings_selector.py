@@ -13,13 +13,6 @@ from tests.factories import TeamFactory
 from tests.scoring.standings_data import count, finish, many_teams, running_competition
 
 
-@pytest.fixture(autouse=True)
-def _fresh_memo():
-    memo_clear()
-    yield
-    memo_clear()
-
-
 def bump(competition):
     competition.bump_standings()
     memo_clear()  # as another process would see it, or this one a second later

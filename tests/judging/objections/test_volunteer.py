@@ -6,28 +6,11 @@ import html
 import re
 
 import pytest
-from django.urls import reverse
 
 from judging.services import objection_file
+from tests.judging.objections.test_pages import url
 
 pytestmark = pytest.mark.django_db
-
-SLUG = "dm-2026"
-
-
-# The pages of the old /objections/ by their new names (issue 12): the desk files and
-# prints, the control room resolves, finalises and exports the audit log.
-NAMES = {
-    "new": "objections_desk:new",
-    "official": "results_desk:official",
-    "resolve": "control:objection_resolve",
-    "finalise": "control:finalise",
-    "audit_csv": "control:audit_csv",
-}
-
-
-def url(name, **kwargs):
-    return reverse(NAMES[name], kwargs={"slug": SLUG, **kwargs})
 
 
 def text(response) -> str:

@@ -7,6 +7,8 @@ every test saves screenshots of its steps under tests/e2e/screenshots/ (git-igno
 import os
 import re
 import shutil
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -30,6 +32,23 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.e2e)
             if CHROMIUM is None:
                 item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _server_idle_before_the_database_is_emptied(request):
+    """The page closes before the database is emptied for the next test, but what it sent as
+    it closed (a heartbeat beacon on pagehide, a last poll) may still be served: on SQLite the
+    live server shares the test's in-memory connection, and a flush during such a request
+    failed ("database table is locked"), leaving rows for the next test. So: after the page
+    has closed, wait until the live server serves no request, then let the flush run."""
+    if "live_server" in request.fixturenames:
+        request.getfixturevalue("transactional_db")  # set up before: emptied after this
+    yield
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(
+        "process_request_thread" in t.name for t in threading.enumerate() if t.is_alive()
+    ):
+        time.sleep(0.05)
 
 
 @pytest.fixture(scope="session")

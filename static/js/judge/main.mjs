@@ -149,6 +149,9 @@ $("outbox-send").addEventListener("click", () => ctx.outbox.sendNow());
 window.addEventListener("online", () => {
   ctx.outbox.sendNow();
   ctx.clock.sync();
+  // The "online" event can come a moment before the network carries requests: a try that
+  // fails then would wait out its backoff (up to 30 s); one more try shortly after.
+  setTimeout(() => ctx.outbox.sendNow(), 1500);
 });
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") {

@@ -34,21 +34,45 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(skip)
 
 
+_serving = {"requests": 0}
+_serving_lock = threading.Lock()
+
+
+def _counting(app):
+    """The live server's WSGI app, counting the requests it is inside."""
+
+    def counted(environ, start_response):
+        with _serving_lock:
+            _serving["requests"] += 1
+        try:
+            return app(environ, start_response)
+        finally:
+            with _serving_lock:
+                _serving["requests"] -= 1
+
+    counted.counting = True
+    return counted
+
+
 @pytest.fixture(autouse=True)
 def _server_idle_before_the_database_is_emptied(request):
     """The page closes before the database is emptied for the next test, but what it sent as
     it closed (a heartbeat beacon on pagehide, a last poll) may still be served: on SQLite the
     live server shares the test's in-memory connection, and a flush during such a request
     failed ("database table is locked"), leaving rows for the next test. So: after the page
-    has closed, wait until the live server serves no request, then let the flush run."""
-    if "live_server" in request.fixturenames:
-        request.getfixturevalue("transactional_db")  # set up before: emptied after this
+    has closed, wait until the live server is inside no request, then let the flush run."""
+    if "live_server" not in request.fixturenames:
+        yield
+        return
+    request.getfixturevalue("transactional_db")  # set up before: emptied after this
+    httpd = request.getfixturevalue("live_server").thread.httpd
+    if not getattr(httpd.get_app(), "counting", False):
+        httpd.set_app(_counting(httpd.get_app()))
     yield
+    time.sleep(0.05)  # a beacon sent as the page closed reaches the server
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and any(
-        "process_request_thread" in t.name for t in threading.enumerate() if t.is_alive()
-    ):
-        time.sleep(0.05)
+    while _serving["requests"] and time.monotonic() < deadline:
+        time.sleep(0.02)
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,7 @@ ARGS ?=
 # Two cores here: the suite runs in two processes (pytest-xdist); WORKERS=0 runs it in one.
 WORKERS ?= auto
 
-.PHONY: venv run hall backup restore test lint fmt migrations-check messages bench ci mutation
+.PHONY: venv run hall backup restore test e2e-repeat lint fmt migrations-check messages bench ci mutation
 
 # DEBUG is off unless set (config/settings.py); the demo and the developer's commands set it.
 run migrations-check messages: export DEBUG = 1
@@ -49,6 +49,11 @@ restore: $(BIN)/.installed-app
 # SQLite by default; PostgreSQL when DATABASE_URL points at one.
 test: venv
 	$(BIN)/pytest -n $(WORKERS) $(ARGS)
+
+# The browser tests RUNS times beside LOAD CPU-bound busy loops; every failure reported
+# (tools/e2e_repeat.sh). `make e2e-repeat RUNS=10 LOAD=2`, DATABASE_URL for PostgreSQL.
+e2e-repeat: venv
+	bash tools/e2e_repeat.sh
 
 lint: venv
 	$(BIN)/ruff check .

@@ -7,6 +7,7 @@ needs no variable: SQLite under var/, a local-memory cache.
 
 import mimetypes
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -292,6 +293,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # failing with "database is locked". synchronous stays FULL: an answered tap survives a
     # power cut.
     DATABASES["default"]["OPTIONS"].setdefault("init_command", "PRAGMA journal_mode=WAL;")
+    # The tests run on the hall's kind of database, a file in WAL mode with the busy timeout
+    # above, never Django's default in-memory one: there the browser tests' live server shares
+    # one connection with the test, and a write while it serves a page fails at once ("database
+    # table is locked": a shared-cache lock that no timeout retries). One file per process
+    # (pytest-xdist adds the worker's suffix), in the temporary folder; Django deletes it after.
+    DATABASES["default"].setdefault("TEST", {}).setdefault(
+        "NAME", str(Path(tempfile.gettempdir()) / f"puslespil-test-{os.getpid()}.sqlite3")
+    )
 # Snapshots while a competition is on (judging/backups.py): every BACKUP_MINUTES (0 = off;
 # `make hall` uses 5), after each clock stop and finalise; the newest BACKUP_KEEP periodic
 # ones are kept.

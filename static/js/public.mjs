@@ -141,6 +141,18 @@ import { hms } from "./format.mjs";
     for (var i = 0; i < spans.length; i++) spans[i].textContent = spans[i].dataset.origin || location.host;
   }
 
+  // A poll answered with the ETag of the part already shown changes nothing (the ETag is the
+  // standings version, the clock's status and the language): keep the page as it is, so rows
+  // are not rebuilt every second under a reader's finger (a tap, a selection, a scroll).
+  var shownTag = {};
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var xhr = event.detail.xhr, target = event.detail.target;
+    var tag = xhr && xhr.status === 200 && xhr.getResponseHeader("ETag");
+    if (!tag || !target || !target.id) return;
+    if (shownTag[target.id] === tag) event.detail.shouldSwap = false;
+    shownTag[target.id] = tag;
+  });
+
   // Keep the horizontal scroll of a wide table when polling swaps it.
   var kept = {};
   document.addEventListener("htmx:beforeSwap", function () {

@@ -57,10 +57,11 @@ def _counting(app):
 @pytest.fixture(autouse=True)
 def _server_idle_before_the_database_is_emptied(request):
     """The page closes before the database is emptied for the next test, but what it sent as
-    it closed (a heartbeat beacon on pagehide, a last poll) may still be served: on SQLite the
-    live server shares the test's in-memory connection, and a flush during such a request
-    failed ("database table is locked"), leaving rows for the next test. So: after the page
-    has closed, wait until the live server is inside no request, then let the flush run."""
+    it closed (a heartbeat beacon on pagehide, a last poll) may still be served, and a request
+    that writes after the flush leaves rows for the next test. So: after the page has closed,
+    wait until the live server is inside no request, then let the flush run. (The test
+    database is a file in WAL mode, config/settings.py: the flush and such a request each
+    have their own connection and wait for each other instead of failing.)"""
     if "live_server" not in request.fixturenames:
         yield
         return

@@ -259,12 +259,12 @@ def test_e2e_day_the_whole_championship(
     tapped = tap_and_save(tablet, 2)
     expect(tablet.locator("#outbox-pill")).to_have_text("Ikke sendt endnu: 1")
     snap(tablet, "judge-offline-not-sent")
-    tablet.wait_for_timeout(1500)
+    tablet.wait_for_timeout(1500)  # wait-ok: nothing may arrive while offline
     assert not Finish.objects.filter(team=team2).exists()
     tablet.context.set_offline(False)
     expect(tablet.locator("#outbox-pill")).to_have_text("Alt sendt ✓", timeout=10_000)
     wait_until(tablet, lambda: Finish.objects.filter(team=team2).exists())
-    tablet.wait_for_timeout(1000)  # a doubled send would land now
+    tablet.wait_for_timeout(1000)  # wait-ok: a doubled send would land now
     assert Finish.objects.filter(team=team2).count() == 1
     assert Finish.objects.filter(team__competition=day).count() == 2
     finish2 = Finish.objects.get(team=team2)
@@ -406,21 +406,23 @@ def test_e2e_day_the_whole_championship(
     )
     expect(live).not_to_have_attribute("hx-trigger", f"every {POLL}s")
     expect(board_row(phone, "Kantsøgerne")).not_to_contain_text("under behandling")
-    ranks = phone.locator("table.board tbody tr a.team-name").all_inner_texts()
-    assert ranks == [  # 1180, 749, 420, then the counts of tables 4-8
-        "Kantsøgerne",
-        "Puslingerne",
-        "Brikkebanden",
-        "Hjørnebrikkerne",
-        "Himmelstykket",
-        "Puslebanden",
-        "Motivjægerne",
-        "Kantfolket",
-    ]
+    ranks = phone.locator("table.board tbody tr a.team-name")
+    expect(ranks).to_have_text(  # 1180, 749, 420, then the counts of tables 4-8
+        [
+            "Kantsøgerne",
+            "Puslingerne",
+            "Brikkebanden",
+            "Hjørnebrikkerne",
+            "Himmelstykket",
+            "Puslebanden",
+            "Motivjægerne",
+            "Kantfolket",
+        ]
+    )
     assert phone.evaluate("window.scrollY") == scrolled
     final_at, before = time.monotonic(), len(polls)
     assert before >= 3, "the phone polled while the results could still change"
-    phone.wait_for_timeout(int(2.5 * POLL * 1000))
+    phone.wait_for_timeout(int(2.5 * POLL * 1000))  # wait-ok: no poll may come after final
     assert len(polls) == before, f"polls after final: {[t - final_at for t in polls[before:]]}"
     snap(phone, "phone-final")
     snap(phone, "phone-final-whole", full_page=True)

@@ -38,7 +38,7 @@ def test_e2e_make_hall_serves_the_judge_page_and_a_tap_arrives(page, hall, shot)
         finishes = json.loads(body)
         if finishes or time.monotonic() > deadline:
             break
-        page.wait_for_timeout(200)
+        page.wait_for_timeout(200)  # wait-ok: the next look, bounded by the deadline
     assert status == 200
     assert [(f["table"], f["puzzle"], f["registered_by"]) for f in finishes] == [(1, 1, "dommer")]
 
@@ -48,7 +48,7 @@ def test_e2e_make_hall_serves_the_judge_page_and_a_tap_arrives(page, hall, shot)
 
     deadline = time.monotonic() + 20  # the tablet's report of its empty outbox
     while [w for _d, w in tablets()] != [0] and time.monotonic() < deadline:
-        page.wait_for_timeout(200)
+        page.wait_for_timeout(200)  # wait-ok: the next look, bounded by the deadline
     assert [w for _d, w in tablets()] == [0]
 
     away = [u for u in seen if not u.startswith((hall.url, "data:", "blob:"))]

@@ -18,7 +18,7 @@ def wait_until(page, check, timeout=10.0):
     while time.monotonic() < end:
         if check():
             return True
-        page.wait_for_timeout(100)
+        page.wait_for_timeout(100)  # wait-ok: the next look, bounded by the deadline
     raise AssertionError("the condition did not come true in time")
 
 
@@ -90,7 +90,7 @@ def test_e2e_judge_route_aborted_tap_waits_survives_reload_then_one_row(
         "Puslespil 2 af 3 (1.000 brikker)"
     )
     shot(page, "sent")
-    page.wait_for_timeout(500)
+    page.wait_for_timeout(500)  # wait-ok: nothing else may arrive
     assert Finish.objects.count() == 1
 
 
@@ -102,7 +102,7 @@ def test_e2e_judge_offline_context_keeps_the_tap_time(
     tapped = tap_and_save(page, 2)
     expect(page.locator("#outbox-pill")).to_have_text("Ikke sendt endnu: 1")
     shot(page, "offline")
-    page.wait_for_timeout(2500)  # the Wi-Fi is down for a while
+    page.wait_for_timeout(2500)  # wait-ok: the Wi-Fi is down for a while; nothing may arrive
     assert Finish.objects.count() == 0
     page.context.set_offline(False)  # the "online" event flushes
     expect(page.locator("#outbox-pill")).to_have_text("Alt sendt ✓", timeout=10000)
@@ -234,7 +234,7 @@ def test_e2e_judge_logout_warns_while_registrations_wait(page, live_server, logi
 
     page.once("dialog", answer)
     page.get_by_role("button", name="Log ud (mette)").click()
-    page.wait_for_timeout(300)
+    wait_until(page, lambda: asked)
     assert asked == ["1 registrering er ikke sendt endnu. Log ud alligevel?"]
     assert page.url.endswith(f"/judge/{running.slug}/")  # still here, still logged in
     expect(page.locator("#outbox-pill")).to_have_text("Ikke sendt endnu: 1")

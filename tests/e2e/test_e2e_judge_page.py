@@ -65,7 +65,7 @@ def test_e2e_judge_undo_latest_with_confirmation(
     )
     shot(page, "confirm")
     page.locator("#confirm-no").click()
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(300)  # wait-ok: 'no' sends nothing
     assert Finish.objects.count() == 1
     undo.click()
     page.locator("#confirm-yes").click()
@@ -101,7 +101,7 @@ def test_e2e_judge_undo_an_unsent_tap_takes_it_off_the_tablet(
     page.unroute("**/finishes/")
     expect(page.locator("#outbox-pill")).to_have_text("Alt sendt ✓")
     wait_until(page, lambda: Finish.objects.count() == 1)
-    page.wait_for_timeout(1000)  # nothing else is on its way
+    page.wait_for_timeout(1000)  # wait-ok: nothing else is on its way
     assert list(Finish.objects.values_list("team__table", flat=True)) == [1]
 
 
@@ -136,7 +136,7 @@ def test_e2e_judge_count_after_the_end(page, live_server, login, judge, competit
     page.locator("#count-save").click()  # refused before sending
     expect(page.locator("#count-sheet")).to_be_visible()
     shot(page, "count-refused")
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(300)  # wait-ok: refused before sending: nothing may arrive
     assert Count.objects.count() == 0
     page.locator('.segmented span:text-is("Ulagte brikker")').click()
     expect(page.locator("#count-result")).to_have_text("1.000 − 310 − 4 − 6 = 680 brikker tælles")
@@ -190,7 +190,7 @@ def test_e2e_judge_chosen_tables_are_remembered(page, live_server, login, judge,
     page.reload()
     expect(page.locator(".jcard:visible")).to_have_count(1)
     expect(card(page, 2)).to_be_visible()
-    page.wait_for_timeout(500)
+    page.wait_for_timeout(500)  # wait-ok: a refresh must not bring back other tables' cards
     expect(page.locator(".jcard")).to_have_count(1)  # the server's cards of table 2 only
 
 

@@ -9,6 +9,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from judging.models import Finish
+from tests.e2e.measure import count_swaps, wait_for_swaps
 from tests.e2e.test_e2e_judge_outbox import card, open_board, seconds, wait_until
 
 pytestmark = pytest.mark.e2e
@@ -37,8 +38,9 @@ def test_e2e_saved_confirmation_on_the_card_with_its_undo(
     undo = saved.get_by_role("button")
     expect(undo).to_have_text(f"↶ Fortryd puslespil 1 ({time_taken})")
     wait_until(page, lambda: Finish.objects.count() == 1)
-    # the board's refresh (htmx swap) keeps the confirmation
-    page.wait_for_timeout(5500)
+    # the board's refresh (htmx swap, every 5 s) keeps the confirmation
+    count_swaps(page)
+    wait_for_swaps(page)
     expect(saved).to_be_visible()
     expect(card(page, 1).locator('[data-action="undo"]')).to_have_text(
         f"↶ Fortryd puslespil 1 ({time_taken})"

@@ -31,7 +31,7 @@ def test_e2e_judge_warning_offline_waits_then_one_row(
     expect(page.locator("#outbox-list")).to_contain_text("Advarsel: Larm ved bordet")
     shot(page, "offline")
     page.locator("#outbox-sheet [data-close]").click()
-    page.wait_for_timeout(2500)  # the Wi-Fi is down for a while
+    page.wait_for_timeout(2500)  # wait-ok: the Wi-Fi is down for a while; nothing may arrive
     assert Warning.objects.count() == 0
 
     page.context.set_offline(False)  # the "online" event flushes
@@ -44,7 +44,7 @@ def test_e2e_judge_warning_offline_waits_then_one_row(
     expect(card(page, 2).locator('[data-role="dot"]')).to_be_hidden()
     expect(card(page, 2).locator(".badge-bad")).to_have_text("⚠ 1")
     shot(page, "sent")
-    page.wait_for_timeout(500)
+    page.wait_for_timeout(500)  # wait-ok: nothing else may arrive
     assert Warning.objects.count() == 1
 
 

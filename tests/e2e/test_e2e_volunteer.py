@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from competition.models import Competition, Team
 from judging.services import objection_file
 from scoring.selectors import memo_clear
+from tests.e2e.measure import box, boxes
 from tests.factories import MemberFactory, TeamFactory
 from tests.scoring.standings_data import finish, running_competition
 
@@ -90,7 +91,7 @@ def test_e2e_admin_creates_a_competition_from_the_home_page(
     summary = page.locator("[data-error-summary]")
     expect(summary).to_be_focused()
     expect(summary).to_contain_text("Der er et problem")
-    assert summary.bounding_box()["y"] < DESK["height"]  # in view, not below the fold
+    assert box(summary)["y"] < DESK["height"]  # in view, not below the fold
     shot(page, "error-summary")
     summary.get_by_role("link", name=re.compile("^Planlagt start:")).click()
     start = page.get_by_label("Planlagt start")
@@ -205,9 +206,8 @@ def test_e2e_phone_filters_the_leaderboard_and_opens_a_team_from_its_row(
 
     team_row = row(page, "Hjørnestenene")
     team_row.scroll_into_view_if_needed()
-    assert team_row.bounding_box()["height"] >= 44
-    pieces = team_row.locator(".pieces").bounding_box()  # a tap on the pieces, not the name
-    page.mouse.click(pieces["x"] + pieces["width"] / 2, pieces["y"] + pieces["height"] / 2)
+    assert box(team_row)["height"] >= 44
+    team_row.locator(".pieces").click()  # a tap on the pieces, not the name
     expect(page.get_by_role("heading", name="Hjørnestenene")).to_be_visible()
     assert page.url.endswith(f"/{c.slug}/teams/{teams[3].pk}/")
     shot(page, "team-page")
@@ -227,12 +227,11 @@ def test_e2e_big_screen_fills_its_height_and_then_shows_the_results(page, live_s
     c, _puzzles, _teams = live_competition()
     page.set_viewport_size(SCREEN)
     page.goto(f"{live_server.url}/{c.slug}/screen/")
-    rows = page.locator(".screen-board tbody tr:visible")
-    expect(rows.first).to_be_visible()
-    count = rows.count()
-    assert 8 < count < len(NAMES)  # more than the 8 it showed; the rest on the next pages
-    last = rows.nth(count - 1).bounding_box()
-    foot = page.locator(".screen-foot").bounding_box()
+    expect(page.locator(".screen-board tbody tr:visible").first).to_be_visible()
+    # The rows and the foot in one reading: the pager turns the page every 10 s.
+    rows, (foot,) = boxes(page, ".screen-board tbody tr"), boxes(page, ".screen-foot")
+    assert 8 < len(rows) < len(NAMES)  # more than the 8 it showed; the rest on the next pages
+    last = rows[-1]
     assert foot["y"] - (last["y"] + last["height"]) < 16  # no empty band below the rows
     expect(page.locator("[data-pager-info]")).to_have_text(re.compile(r"^Side 1 af \d$"))
     shot(page, "running")
@@ -266,13 +265,12 @@ def test_e2e_objection_decision_is_big_and_the_whole_row_is_the_label(
     page.goto(f"{live_server.url}/objections/{c.slug}/{objection.pk}/resolve/")
     expect(page.get_by_text("puslespil 1 færdigt efter 0:20:30")).to_be_visible()
     upheld = page.get_by_label("Imødekommet")
-    box = upheld.bounding_box()
-    assert box["width"] >= 24 and box["height"] >= 24
+    radio = box(upheld)
+    assert radio["width"] >= 24 and radio["height"] >= 24
     label = page.locator("label.decision-choice", has_text="Imødekommet")
-    label_box = label.bounding_box()
+    label_box = box(label)
     assert label_box["height"] >= 44
-    page.mouse.click(
-        label_box["x"] + label_box["width"] - 10, label_box["y"] + label_box["height"] / 2
-    )
+    # A tap at the row's far end, away from the radio button: the whole row is the label.
+    label.click(position={"x": label_box["width"] - 10, "y": label_box["height"] / 2})
     expect(upheld).to_be_checked()
     shot(page, "resolve")

@@ -1,0 +1,54 @@
+"""Measuring a page that polls, pages and swaps (issue 25): read once, in one step of the page.
+
+A locator found now and measured later (`locator.bounding_box()`, then `page.mouse.click` at
+that place) races the leaderboard's poll, the big screen's pager and every htmx swap: the
+element can be replaced or hidden in between (`bounding_box()` answered None in CI). These
+helpers read what they need inside one `evaluate` call, which no poll, timer or swap can
+interrupt, and retry until the element is attached and shown; act with Playwright's own
+`locator.click()`, which finds the element again when it was replaced.
+tests/project/test_e2e_style.py keeps the racy calls out of the browser tests.
+"""
+
+import time
+
+RECT = "r => ({x: r.x, y: r.y, width: r.width, height: r.height})"
+
+_BOX = f"""el => {{
+  if (!el.isConnected || !el.getClientRects().length) return null;
+  return ({RECT})(el.getBoundingClientRect());
+}}"""
+
+_BOXES = f"""sel => [...document.querySelectorAll(sel)]
+  .filter(el => el.getClientRects().length)
+  .map(el => ({RECT})(el.getBoundingClientRect()))"""
+
+
+def box(locator, timeout: float = 10) -> dict:
+    """The element's box once it is attached and shown (None only after `timeout` seconds)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = locator.evaluate(_BOX)
+        if found or time.monotonic() > deadline:
+            assert found, f"{locator} was never attached and shown"
+            return found
+        locator.page.wait_for_timeout(50)  # wait-ok: the next try, bounded by the deadline
+
+
+def boxes(page, selector: str) -> list[dict]:
+    """The boxes of all shown elements matching the CSS `selector`, in document order, read
+    in one step of the page (none of them can be swapped or paged away between two)."""
+    return page.evaluate(_BOXES, selector)
+
+
+def count_swaps(page) -> None:
+    """From now on the page counts the htmx swaps it has settled (`settled(page)`)."""
+    page.evaluate(
+        """() => { window.__settled = 0;
+        document.body.addEventListener("htmx:afterSettle", () => { window.__settled += 1; }); }"""
+    )
+
+
+def wait_for_swaps(page, n: int = 1, timeout: float = 30_000) -> None:
+    """Until the page has settled `n` htmx swaps since `count_swaps(page)`: a state, not a
+    moment (a refresh every 5 s on a busy machine can take longer)."""
+    page.wait_for_function("n => window.__settled >= n", arg=n, timeout=timeout)

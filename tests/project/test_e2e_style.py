@@ -1,0 +1,98 @@
+"""The browser tests wait for states, never for moments (issue 25).
+
+CI went red on a busy machine when a test located a leaderboard row, then measured it while
+the 1 s poll swapped the rows (`bounding_box()` answered None). The class of that defect is
+"read the page, act on what was read later": so this test reads every browser test and
+refuses the calls that do it. Instead: `expect(...)` (it retries until the state is there),
+`locator.click()` (it finds the element again), and `tests/e2e/measure.py` (reads in one step
+of the page). A fixed pause is allowed only as a negative check ("nothing else arrives"),
+marked `# wait-ok:` with the reason on its line or the one before.
+"""
+
+import ast
+from pathlib import Path
+
+E2E = Path(__file__).resolve().parents[1] / "e2e"
+
+# Locate now, use later: the element can be replaced or paged away in between.
+RACY = {
+    "bounding_box",
+    "element_handle",
+    "element_handles",
+    "query_selector",
+    "query_selector_all",
+    "wait_for_selector",
+}
+# A one-time read inside an assert does not wait for the state: use expect(...).
+READS = {
+    "inner_text",
+    "inner_html",
+    "text_content",
+    "all_inner_texts",
+    "all_text_contents",
+    "get_attribute",
+    "input_value",
+    "is_visible",
+    "is_hidden",
+    "is_checked",
+    "is_enabled",
+    "is_disabled",
+    "is_editable",
+}
+
+
+def _files():
+    files = sorted(E2E.glob("test_*.py")) + [E2E / "measure.py", E2E / "conftest.py"]
+    assert len(files) > 10
+    return files
+
+
+def _calls(node):
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute):
+            yield sub, sub.func.attr
+
+
+def _problems(path: Path) -> list[str]:
+    text = path.read_text()
+    lines = text.splitlines()
+    tree = ast.parse(text)
+    found = []
+    for call, name in _calls(tree):
+        where = f"{path.name}:{call.lineno}"
+        if name in RACY:
+            found.append(f"{where}: .{name}() locates now and is used later; see measure.py")
+        if name == "click" and getattr(call.func.value, "attr", "") == "mouse":
+            found.append(f"{where}: mouse.click at a measured place; use locator.click()")
+        in_test = path.name.startswith("test_")
+        if name == "sleep" and getattr(call.func.value, "id", "") == "time" and in_test:
+            found.append(f"{where}: time.sleep in a browser test; wait for a state")
+        if name == "wait_for_timeout":
+            context = " ".join(lines[max(0, call.lineno - 2) : call.lineno])
+            if "wait-ok:" not in context:
+                found.append(f"{where}: a fixed pause without '# wait-ok: <why>'")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assert):
+            for call, name in _calls(node):
+                if name in READS:
+                    found.append(f"{path.name}:{call.lineno}: assert on .{name}(); use expect()")
+    return found
+
+
+def test_no_browser_test_reads_the_page_and_acts_on_it_later():
+    problems = [p for path in _files() for p in _problems(path)]
+    assert problems == [], "\n".join(problems)
+
+
+def test_the_check_finds_each_kind_of_race(tmp_path):
+    racy = tmp_path / "test_racy.py"
+    racy.write_text(
+        "def test_x(page, row):\n"
+        "    b = row.bounding_box()\n"
+        "    page.mouse.click(b['x'], b['y'])\n"
+        "    page.wait_for_timeout(500)\n"
+        "    assert row.inner_text() == 'x'\n"
+        "    page.wait_for_timeout(500)  # wait-ok: nothing else arrives\n"
+    )
+    kinds = [p.split(": ", 1)[1].split(" ")[0] for p in _problems(racy)]
+    assert kinds == [".bounding_box()", "mouse.click", "a", "assert"]

@@ -207,7 +207,14 @@ def test_e2e_phone_filters_the_leaderboard_and_opens_a_team_from_its_row(
     team_row = row(page, "Hjørnestenene")
     team_row.scroll_into_view_if_needed()
     assert box(team_row)["height"] >= 44
-    team_row.locator(".pieces").click()  # a tap on the pieces, not the name
+    # A tap on the pieces, not the name: the row's link covers the whole row. The place of the
+    # pieces inside the row is read in one step; the click finds the row again if replaced.
+    pieces = team_row.evaluate(
+        """row => { const r = row.getBoundingClientRect();
+        const p = row.querySelector(".pieces").getBoundingClientRect();
+        return {x: p.x - r.x + p.width / 2, y: p.y - r.y + p.height / 2}; }"""
+    )
+    team_row.click(position=pieces)
     expect(page.get_by_role("heading", name="Hjørnestenene")).to_be_visible()
     assert page.url.endswith(f"/{c.slug}/teams/{teams[3].pk}/")
     shot(page, "team-page")

@@ -11,4 +11,5 @@ urlpatterns = [
     path("<slug:slug>/screen/hold", v.screen_hold, name="hold"),
     path("<slug:slug>/screen/reveal/start", v.reveal_start, name="reveal_start"),
     path("<slug:slug>/screen/reveal/next", v.reveal_next, name="reveal_next"),
+    path("<slug:slug>/speaker/", v.speaker, name="speaker"),
 ]

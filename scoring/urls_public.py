@@ -3,6 +3,7 @@
 from django.urls import path
 
 from scoring import views_public as v
+from scoring import views_stream
 
 app_name = "public"
 urlpatterns = [
@@ -13,4 +14,6 @@ urlpatterns = [
     path("<slug:slug>/qr.svg", v.qr, name="qr"),
     path("<slug:slug>/teams/<id:team_id>/", v.team, name="team"),
     path("<slug:slug>/results.csv", v.results_csv, name="results_csv"),
+    path("<slug:slug>/feed/", views_stream.speaker_feed, name="feed"),
+    path("<slug:slug>/overlay/", views_stream.overlay, name="overlay"),
 ]

@@ -14,6 +14,7 @@ from competition.errors import Refusal
 from competition.models import Competition, ScreenMode, Status
 from competition.roles import ADMIN, role_required
 from scoring.selectors import standings_for
+from scoring.views_stream import speaker_context
 
 
 def _refused(request, exc) -> None:
@@ -105,3 +106,16 @@ def reveal_next(request, slug):
         lambda c: services.reveal_next(competition=c, by=request.user),
         _("The next place is on the big screen."),
     )
+
+
+@role_required(ADMIN)
+def speaker(request, slug):
+    """The speaker's page in the control room: the public feed (never an unconfirmed count,
+    so nothing is announced that the judges have not settled), live, beside the control
+    room's menu."""
+    competition = get_object_or_404(Competition, slug=slug)
+    now = timezone.now()
+    status = competition.status_at(now)
+    body = standings_for(competition, staff=False, status=status)
+    context = speaker_context(competition, now, str(status), body)
+    return render(request, "scoring/control_speaker.html", context)

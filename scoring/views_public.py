@@ -30,6 +30,7 @@ from competition.models import Competition, Status
 from competition.qr import absolute_url
 from scoring.api import cached_response, if_none_match, is_staff
 from scoring.charts import race_chart
+from scoring.follow import projection
 from scoring.rules import format_hms
 from scoring.rules_text import UPDATED, rules_in
 from scoring.selectors import CACHE_SECONDS, competition_state, standings_for
@@ -274,6 +275,8 @@ def team(request, slug, team_id):
         if f is None and p["position"] == row["finished"] + 1:
             entry["counted"] = row["counted"]
             entry["current"] = row["current"] is not None
+            # A guess from the team's own pace, labelled "forventet", never a result.
+            entry["projected"] = projection(body, row, state, timezone.now())
         timeline.append(entry)
     context = {
         "competition": state,

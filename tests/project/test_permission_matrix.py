@@ -158,6 +158,8 @@ ROUTES = [
     ("GET", "/rules/", None, EVERYONE, 200),
     ("GET", f"/{S}/", None, EVERYONE, 200),
     ("GET", f"/{S}/screen/", None, EVERYONE, 200),
+    ("GET", f"/{S}/feed/", None, EVERYONE, 200),
+    ("GET", f"/{S}/overlay/", None, EVERYONE, 200),
     ("GET", f"/{S}/teams/{{team}}/", None, EVERYONE, 200),
     ("GET", f"/{S}/results.csv", None, EVERYONE, 200),
     # --- desk ----------------------------------------------------------------------------
@@ -248,6 +250,7 @@ ROUTES = [
     ("POST", f"/control/{S}/screen/hold", {"hold": "1"}, ONLY_ADMIN, 302),
     ("POST", f"/control/{S}/screen/reveal/start", {"from_place": "2"}, ONLY_ADMIN, 302),
     ("POST", f"/control/{S}/screen/reveal/next", {}, ONLY_ADMIN, 302),
+    ("GET", f"/control/{S}/speaker/", None, ONLY_ADMIN, 200),
     # --- objections: the desk files and prints, the control room resolves (issue 12) ----
     ("GET", f"/desk/{S}/objections/", None, STAFF_DESK, 200),
     (

@@ -37,6 +37,7 @@ state are kept in tests/e2e/screenshots/ (git-ignored): layout-<state>-<page>-<s
 
 import re
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
@@ -173,7 +174,9 @@ def championship(state: str, admin) -> Competition:
         disqualified=True, disqualified_reason="Brugte en billedskabelon"
     )
     objection = Objection.objects.create(
-        team=teams[2], text="Vi mener, at puslespil 2 blev færdigt før, end der står.", filed_by=admin
+        team=teams[2],
+        text="Vi mener, at puslespil 2 blev færdigt før, end der står.",
+        filed_by=admin,
     )
     if state != "running":
         Count.objects.bulk_create(
@@ -229,75 +232,8 @@ def _path(name: str, competition) -> str:
     return reverse(name, kwargs=kwargs)
 
 
-# One evaluate(): the whole page measured at one moment (see the module's docstring).
-MEASURE = """(mustFit) => {
-  const vw = document.documentElement.clientWidth;
-  const problems = [];
-  const FIELDS = ["INPUT", "TEXTAREA", "SELECT"];
-  const label = (el) => {
-    let s = el.tagName.toLowerCase();
-    if (el.id) s += "#" + el.id;
-    if (el.classList.length) s += "." + [...el.classList].join(".");
-    const text = (el.innerText || el.textContent || "").trim().replace(/\\s+/g, " ");
-    return s + (text ? ' "' + text.slice(0, 60) + '"' : "");
-  };
-  if (document.documentElement.scrollWidth > vw + 1) {
-    problems.push("the page is " + document.documentElement.scrollWidth + " px wide, the viewport " + vw);
-  }
-  const excused = (el) => {
-    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
-      if (getComputedStyle(a).overflowX !== "visible") {
-        if (mustFit.some((selector) => a.matches(selector))) return false;
-        const r = a.getBoundingClientRect();
-        if (r.right <= vw + 1 && r.left >= -1) return true;
-      }
-    }
-    return false;
-  };
-  const found = [];
-  for (const el of document.body.querySelectorAll("*")) {
-    if (["SCRIPT", "STYLE", "TEMPLATE", "NOSCRIPT"].includes(el.tagName)) continue;
-    const r = el.getBoundingClientRect();
-    if (r.width <= 1 && r.height <= 1) continue;
-    const cs = getComputedStyle(el);
-    if (cs.visibility === "hidden") continue;
-    if ((r.right > vw + 1 || r.left < -1) && !excused(el)) {
-      found.push([el, "sideways", " spans " + Math.round(r.left) + ".." + Math.round(r.right) + " of " + vw]);
-    }
-    if (cs.display === "inline" || cs.display === "contents" || FIELDS.includes(el.tagName)) continue;
-    if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) {
-      // What its children draw (after transforms: a scaled preview is drawn small).
-      const right = r.right - parseFloat(cs.borderRightWidth), left = r.left + parseFloat(cs.borderLeftWidth);
-      let out = false;
-      for (const child of el.childNodes) {
-        let box = null;
-        if (child.nodeType === Node.ELEMENT_NODE) box = child.getBoundingClientRect();
-        else if (child.nodeType === Node.TEXT_NODE && child.textContent.trim()) {
-          const range = document.createRange();
-          range.selectNodeContents(child);
-          box = range.getBoundingClientRect();
-        }
-        if (box && box.width > 0 && (box.right > right + 1 || box.left < left - 1)) out = true;
-      }
-      if (!out) continue;
-      const ox = cs.overflowX;
-      if (ox === "auto" || ox === "scroll") continue;
-      if ((ox === "hidden" || ox === "clip") && cs.textOverflow === "ellipsis") continue;
-      found.push([el, "text overflows", " is " + el.scrollWidth + " px wide in " + el.clientWidth + " (overflow-x " + ox + ")"]);
-    }
-  }
-  // The innermost elements only (a row that overflows because its cell does: the cell), and
-  // each kind of element once, with how many there are.
-  const seen = new Map();
-  for (const [el, kind, detail] of found) {
-    if (found.some(([other, k]) => k === kind && other !== el && el.contains(other))) continue;
-    const key = kind + " " + el.tagName + "." + [...el.classList].join(".");
-    if (seen.has(key)) { seen.get(key).n += 1; continue; }
-    seen.set(key, { n: 1, text: kind + ": " + label(el) + detail });
-  }
-  for (const { n, text } of seen.values()) problems.push(text + (n > 1 ? " (and " + (n - 1) + " more like it)" : ""));
-  return problems;
-}"""
+# One evaluate(): the whole page measured at one moment (the rule: the module's docstring).
+MEASURE = (Path(__file__).resolve().parent / "layout.js").read_text()
 
 
 @pytest.fixture
@@ -332,8 +268,55 @@ def test_every_page_fits_its_screen(browser, live_server, login, layout_users, s
                 page.evaluate("() => document.fonts.ready")
                 problems = page.evaluate(MEASURE, MUST_FIT)
                 slug = re.sub(r"\W+", "-", name)
-                page.screenshot(path=str(SCREENSHOTS / f"layout-{state}-{slug}-{size}.png"))
+                page.screenshot(
+                    path=str(SCREENSHOTS / f"layout-{state}-{slug}-{size}.png"),
+                    full_page=name != "public:screen",  # the TV's screen is its viewport
+                )
                 failures += [f"{name} {size}: {p}" for p in problems]
             finally:
                 context.close()
     assert not failures, f"{len(failures)} layout problems:\n" + "\n".join(failures[:80])
+
+
+TV_PAGE = """() => {
+  const vw = document.documentElement.clientWidth, vh = window.innerHeight;
+  const rows = [...document.querySelectorAll(".screen-board tbody tr")].filter((r) => !r.hidden);
+  const foot = document.querySelector(".screen-foot").getBoundingClientRect();
+  const last = document.querySelector(".screen-board th.col-last").getBoundingClientRect();
+  const bars = [...document.querySelectorAll(".screen-board tr:not([hidden]) .bars")];
+  return {
+    rows: rows.length,
+    info: document.querySelector("[data-pager-info]").textContent,
+    cut: rows.filter((r) => r.getBoundingClientRect().bottom > foot.top + 1).length,
+    lastColumn: [last.left, last.right, vw],
+    barsOut: bars.filter((b) => b.getBoundingClientRect().right > vw).length,
+    fontPx: parseFloat(getComputedStyle(rows[0].querySelector(".team-name")).fontSize),
+    vh: vh,
+  };
+}"""
+
+
+@pytest.mark.parametrize("size", TV)
+def test_the_cafe_tv_shows_18_teams_a_page_with_every_column(
+    browser, live_server, layout_users, size, shot
+):
+    """Issue 21, point 10: at 1920x1080 the bars ran off the right edge, "Sidst færdig" never
+    showed and a page held 9 teams (60 teams: seven pages, a minute's wait for a family)."""
+    width, height = TV[size]
+    competition = championship("running", layout_users["admin"])
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="da-DK")
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/{competition.slug}/screen/")
+        expect(page.locator("[data-pager-info]")).to_have_text(re.compile(r"Side 1 af \d"))
+        tv = page.evaluate(TV_PAGE)
+        shot(page, size)
+    finally:
+        context.close()
+    assert tv["rows"] >= 18, tv
+    assert tv["info"] == "Side 1 af 4", tv  # 60 teams in four pages, not seven
+    assert tv["cut"] == 0, tv  # no row half under the footer
+    left, right, vw = tv["lastColumn"]
+    assert 0 <= left < right <= vw, tv  # "Sidst færdig" on the screen
+    assert tv["barsOut"] == 0, tv
+    assert tv["fontPx"] >= 0.0165 * width, tv  # 32 px on a 1080p TV: read across the café

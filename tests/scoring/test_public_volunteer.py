@@ -83,8 +83,7 @@ def test_the_tie_break_is_short_on_a_phone_and_full_on_the_team_page(client, tie
     row = row_of(get(client, f"/{c.slug}/", HTTP_HX_REQUEST="true"), "Brikkebanden")
     # Ahead of whom and by how much (issue 21).
     short = (
-        "Samme antal brikker som Kantsøgerne, men sidste hele puslespil blev færdigt "
-        "2 min. senere."
+        "Samme antal brikker som Kantsøgerne, men sidste hele puslespil blev færdigt 2 min. senere."
     )
     assert f'<span class="tb-short">{short}</span>' in row
     full = "Samme antal brikker; Kantsøgerne lagde deres sidste hele puslespil færdigt"
@@ -93,8 +92,7 @@ def test_the_tie_break_is_short_on_a_phone_and_full_on_the_team_page(client, tie
     assert full in team and "tb-short" not in team
     english = get(client, f"/{c.slug}/", HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en")
     short = (
-        "Same number of pieces as Kantsøgerne, but the last whole puzzle was finished "
-        "2 min. later."
+        "Same number of pieces as Kantsøgerne, but the last whole puzzle was finished 2 min. later."
     )
     assert f'<span class="tb-short">{short}</span>' in english
 

@@ -27,7 +27,7 @@ def test_tie_break_says_which_case_and_by_how_much(ahead, behind, gap):
 
 
 def test_tie_break_refuses_the_wrong_order():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="R11"):
         tie_break(st(1, 900, 5083), st(2, 900, 5025, 2))
 
 

@@ -22,6 +22,8 @@ region, its cards), so no poll or swap can fall between finding an element and m
    container (an ancestor with `overflow-x: auto` or `scroll`, itself inside the viewport) is
    allowed past it: that is what the container is for; so is one clipped by an ancestor with
    `overflow-x: hidden` or `clip` that is inside the viewport (rule 2 judges that ancestor).
+   Except the containers in MUST_FIT: the phone's leaderboard may scroll, but a board that
+   needs it hides its pieces column, so it must fit.
    `<html>` and `<body>` never count as such an ancestor (the TV's body hides its overflow:
    what it hides is lost). Visually hidden elements (1x1 px, `visibility: hidden`) and
    elements without a box (`display: none`, `hidden`) are not measured.
@@ -30,6 +32,9 @@ region, its cards), so no poll or swap can fall between finding an element and m
    (`overflow-x: auto` or `scroll`), or it cuts the text off with an ellipsis
    (`overflow-x: hidden` or `clip` together with `text-overflow: ellipsis`): the reader sees
    that the text goes on. Text cut off without an ellipsis, or spilling over its box, fails.
+   What counts is what the box's children draw (their boxes after transforms: the control
+   room's preview of the TV is a 1920 px page drawn at 0.3). Form fields (input, textarea,
+   select) scroll their own text and are not judged by rule 2.
 
 One pixel of slack is allowed for sub-pixel rounding. Screenshots of every page, size and
 state are kept in tests/e2e/screenshots/ (git-ignored): layout-<state>-<page>-<size>.png.

@@ -273,10 +273,7 @@ def test_every_page_fits_its_screen(browser, live_server, login, layout_users, s
                 page.evaluate("() => document.fonts.ready")
                 problems = page.evaluate(MEASURE, MUST_FIT)
                 slug = re.sub(r"\W+", "-", name)
-                page.screenshot(
-                    path=str(SCREENSHOTS / f"layout-{state}-{slug}-{size}.png"),
-                    full_page=name != "public:screen",  # the TV's screen is its viewport
-                )
+                page.screenshot(path=str(SCREENSHOTS / f"layout-{state}-{slug}-{size}.png"))
                 failures += [f"{name} {size}: {p}" for p in problems]
             finally:
                 context.close()

@@ -1,6 +1,11 @@
 /* The layout check's measurement (tests/e2e/test_e2e_layout.py's docstring says the rule):
    the whole page in one evaluate() call, at one moment, so no poll can fall in between. */
-(mustFit) => {
+({ mustFit, ready, pager }) => {
+  // Null (wait_for_function tries again) until the page's state has rendered; then the
+  // measurement, in this same call: no swap can fall between the check and the measuring.
+  if (!document.querySelector(ready)) return null;
+  const info = document.querySelector("[data-pager-info]");
+  if (pager && !(info && info.textContent)) return null;
   const vw = document.documentElement.clientWidth;
   const problems = [];
   const FIELDS = ["INPUT", "TEXTAREA", "SELECT"];

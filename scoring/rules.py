@@ -74,9 +74,11 @@ __all__ = [
     "check_second_count",
     "placed_from_unplaced",
     "deducted",
+    "duration_parts",
     "format_duration",
     "format_hms",
     "standings",
+    "tie_break",
     "tie_break_reason",
 ]
 
@@ -496,10 +498,6 @@ _SENTENCES = {
         "only": "Samme antal brikker; kun {name} lagde et helt puslespil færdigt.",
         "same_time": "Samme antal brikker og samme tid: delt placering.",
         "none_finished": "Samme antal brikker og intet helt puslespil færdigt: delt placering.",
-        # Short, for a phone's row: told from the team placed behind.
-        "earlier_short": "Samme brikker, senere færdig.",
-        "only_short": "Samme brikker, intet helt puslespil.",
-        "shared_short": "Samme brikker: delt placering.",
     },
     "en": {
         "earlier": "Same pieces; {name} finished their last whole puzzle {delta} earlier.",
@@ -509,9 +507,6 @@ _SENTENCES = {
         "only": "Same pieces; only {name} finished a whole puzzle.",
         "same_time": "Same pieces and same time: shared place.",
         "none_finished": "Same pieces and no whole puzzle finished: shared place.",
-        "earlier_short": "Same pieces, finished later.",
-        "only_short": "Same pieces, no whole puzzle.",
-        "shared_short": "Same pieces: shared place.",
     },
 }
 
@@ -532,32 +527,60 @@ def format_hms(seconds: int) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}"
 
 
-def format_duration(seconds: int, language: str = "da") -> str:
-    """A gap between two times, as a person says it.
+def duration_parts(seconds: int) -> list[tuple[str, int]]:
+    """A gap between two times in the units a person says it in, largest first.
 
-    Under a minute: seconds ("45 sekunder"); under an hour: minutes and any seconds
-    ("2 minutter", "2 minutter og 5 sekunder"); an hour or more: hours and any minutes
-    ("1 time og 5 minutter"), the seconds left out.
+    Under a minute: seconds ([("second", 45)]); under an hour: minutes and any seconds
+    ([("minute", 2), ("second", 5)]); an hour or more: hours and any minutes, the seconds
+    left out ([("hour", 1), ("minute", 5)]).
     """
     if seconds < 0:
         raise ValueError(f"seconds must not be negative, not {seconds}")
-    units = _UNITS[_language(language)]
-
-    def part(n: int, unit: str) -> str:
-        one, many = units[unit]
-        return f"{n} {one if n == 1 else many}"
-
     seconds = int(seconds)
     if seconds < 60:
-        parts = [part(seconds, "second")]
-    elif seconds < 3600:
+        return [("second", seconds)]
+    if seconds < 3600:
         minutes, secs = divmod(seconds, 60)
-        parts = [part(minutes, "minute")] + ([part(secs, "second")] if secs else [])
-    else:
-        hours, rest = divmod(seconds, 3600)
-        minutes = rest // 60
-        parts = [part(hours, "hour")] + ([part(minutes, "minute")] if minutes else [])
+        return [("minute", minutes)] + ([("second", secs)] if secs else [])
+    hours, rest = divmod(seconds, 3600)
+    minutes = rest // 60
+    return [("hour", hours)] + ([("minute", minutes)] if minutes else [])
+
+
+def format_duration(seconds: int, language: str = "da") -> str:
+    """A gap between two times, as a person says it (duration_parts, in words):
+    "45 sekunder", "2 minutter og 5 sekunder", "1 time og 5 minutter"."""
+    units = _UNITS[_language(language)]
+    parts = []
+    for unit, n in duration_parts(seconds):
+        one, many = units[unit]
+        parts.append(f"{n} {one if n == 1 else many}")
     return f" {units['and']} ".join(parts)
+
+
+def tie_break(ahead: Standing, behind: Standing) -> tuple[str, int | None] | None:
+    """R11: how `ahead` comes before `behind` with the same pieces, as (kind, seconds).
+
+    - ("earlier", s): `ahead` finished its last whole puzzle `s` seconds before `behind`;
+    - ("only", None): only `ahead` finished a whole puzzle;
+    - ("same_time", None): both finished their last whole puzzle at the same second;
+    - ("none_finished", None): neither finished a whole puzzle (a shared place either way).
+
+    None when the pieces differ (no tie to explain) or when either team is disqualified.
+    Raises ValueError when `ahead` does not in fact come first by R11.
+    """
+    if ahead.pieces != behind.pieces or ahead.disqualified or behind.disqualified:
+        return None
+    a, b = ahead.last_finish_seconds, behind.last_finish_seconds
+    if a is None and b is None:
+        return ("none_finished", None)
+    if a is None or (b is not None and a > b):
+        raise ValueError("`ahead` finished its last whole puzzle after `behind` (R11)")
+    if b is None:
+        return ("only", None)
+    if a == b:
+        return ("same_time", None)
+    return ("earlier", b - a)
 
 
 def tie_break_reason(
@@ -567,32 +590,25 @@ def tie_break_reason(
     ahead_name: str,
     language: str = "da",
     with_time: bool = False,
-    short: bool = False,
 ) -> str | None:
-    """R11: why `ahead` is placed before `behind` although both placed the same pieces.
+    """R11: why `ahead` is placed before `behind` although both placed the same pieces, in
+    a sentence (tie_break says which case and by how much).
 
-    None when the pieces differ (no tie to explain) or when either team is disqualified.
+    None when there is no tie to explain (see tie_break).
     `with_time` adds the time `ahead` finished its last whole puzzle ("på 1:23:45").
-    `short` says it in a few words from `behind`'s side, for a phone ("Samme brikker,
-    senere færdig.").
     `language` is "da" (default) or "en"; other languages get Danish.
     Raises ValueError when `ahead` does not in fact come first by R11.
     """
-    if ahead.pieces != behind.pieces or ahead.disqualified or behind.disqualified:
+    gap = tie_break(ahead, behind)
+    if gap is None:
         return None
+    kind, seconds = gap
     texts = _SENTENCES[_language(language)]
-    a, b = ahead.last_finish_seconds, behind.last_finish_seconds
-    if a is None and b is None:
-        return texts["shared_short" if short else "none_finished"]
-    if a is None or (b is not None and a > b):
-        raise ValueError("`ahead` finished its last whole puzzle after `behind` (R11)")
-    if b is None:
-        return texts["only_short" if short else "only"].format(name=ahead_name)
-    if a == b:
-        return texts["shared_short" if short else "same_time"]
-    if short:
-        return texts["earlier_short"]
+    if kind != "earlier":
+        return texts[kind].format(name=ahead_name)
     key = "earlier_at" if with_time else "earlier"
     return texts[key].format(
-        name=ahead_name, delta=format_duration(b - a, language), time=format_hms(a)
+        name=ahead_name,
+        delta=format_duration(seconds, language),
+        time=format_hms(ahead.last_finish_seconds),
     )

@@ -19,7 +19,8 @@ import time
 
 from django.core.cache import cache
 from django.db.models import Exists, OuterRef
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, pgettext
 
 from competition.models import Competition, Puzzle, Team
 from judging.models import Finish, Objection
@@ -272,6 +273,41 @@ def _compute(state: Competition, status: str) -> dict:
     }
 
 
+def short_duration(seconds: int) -> str:
+    """A gap as a scoreboard writes it: "58 sek.", "1 min. 40 sek.", "1 t. 5 min." (the
+    units of rules.duration_parts), in the active language."""
+    units = {
+        "hour": pgettext("duration", "%(n)s h"),
+        "minute": pgettext("duration", "%(n)s min."),
+        "second": pgettext("duration", "%(n)s sec."),
+    }
+    return " ".join(units[unit] % {"n": n} for unit, n in rules.duration_parts(seconds))
+
+
+def tie_break_sentence(gap: tuple[str, int | None], ahead_name: str, language: str) -> str:
+    """R11 told from the team behind, for a phone's row: ahead of whom it is placed and by
+    how much (`gap` from rules.tie_break)."""
+    kind, seconds = gap
+    with translation.override(language):
+        if kind == "earlier":
+            return gettext(
+                "Same number of pieces as %(name)s, but the last whole puzzle was finished "
+                "%(delta)s later."
+            ) % {"name": ahead_name, "delta": short_duration(seconds)}
+        if kind == "only":
+            return gettext("Same number of pieces as %(name)s, but no whole puzzle finished.") % {
+                "name": ahead_name
+            }
+        if kind == "same_time":
+            return gettext(
+                "Same number of pieces as %(name)s, and the last whole puzzle finished at the "
+                "same second: shared place."
+            ) % {"name": ahead_name}
+        return gettext(
+            "Same number of pieces as %(name)s, and neither finished a whole puzzle: shared place."
+        ) % {"name": ahead_name}
+
+
 def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id) -> dict:
     out_finishes = []
     before = 0
@@ -308,19 +344,21 @@ def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id) -> dict
     tie_break = tie_break_short = None
     if previous is not None and s.pieces > 0:  # nothing to explain while nobody has pieces
         ahead_name = by_id[previous.team]["name"]
-
-        def reason(lang: str, short: bool) -> str | None:
-            return rules.tie_break_reason(
-                previous, s, ahead_name=ahead_name, language=lang, with_time=True, short=short
-            )
-
         try:
-            texts = {lang: reason(lang, False) for lang in LANGUAGES}
-            short = {lang: reason(lang, True) for lang in LANGUAGES}
+            texts = {
+                lang: rules.tie_break_reason(
+                    previous, s, ahead_name=ahead_name, language=lang, with_time=True
+                )
+                for lang in LANGUAGES
+            }
+            gap = rules.tie_break(previous, s)
         except ValueError:
-            texts = short = {}
-        if texts.get("da"):
-            tie_break, tie_break_short = texts, short
+            texts, gap = {}, None
+        if texts.get("da") and gap is not None:
+            tie_break = texts
+            tie_break_short = {
+                lang: tie_break_sentence(gap, ahead_name, lang) for lang in LANGUAGES
+            }
     return {
         "rank": s.rank,
         "team": {"id": team["id"], "name": team["name"], "table": team["table"]},

@@ -81,13 +81,20 @@ def test_before_the_start_no_team_is_said_to_be_on_a_puzzle(client, competition)
 def test_the_tie_break_is_short_on_a_phone_and_full_on_the_team_page(client, tied):
     c, a, b = tied
     row = row_of(get(client, f"/{c.slug}/", HTTP_HX_REQUEST="true"), "Brikkebanden")
-    assert '<span class="tb-short">Samme brikker, senere færdig.</span>' in row
+    # Ahead of whom and by how much (issue 21).
+    short = (
+        "Samme antal brikker som Kantsøgerne, men sidste hele puslespil blev færdigt 2 min. senere."
+    )
+    assert f'<span class="tb-short">{short}</span>' in row
     full = "Samme antal brikker; Kantsøgerne lagde deres sidste hele puslespil færdigt"
     assert f'<span class="tb-full">{full}' in row  # shown from 641 px (public.css)
     team = get(client, f"/{c.slug}/teams/{b.pk}/")
     assert full in team and "tb-short" not in team
     english = get(client, f"/{c.slug}/", HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en")
-    assert '<span class="tb-short">Same pieces, finished later.</span>' in english
+    short = (
+        "Same number of pieces as Kantsøgerne, but the last whole puzzle was finished 2 min. later."
+    )
+    assert f'<span class="tb-short">{short}</span>' in english
 
 
 # --- 17: the first puzzle's time once ---------------------------------------------------------

@@ -1,39 +1,94 @@
-"""R11's tie-break in a few words, for a phone's row (issue 15): told from the team behind."""
+"""R11's tie-break told from the team behind, for a phone's row (issues 15 and 21): ahead of
+whom it is placed and by how much, in one place (rules.tie_break) and one sentence."""
 
 import pytest
 
-from scoring.rules import Standing, tie_break_reason
+from scoring.rules import Standing, duration_parts, tie_break, tie_break_reason
+from scoring.selectors import short_duration, tie_break_sentence
 
 
-def st(team, pieces, last, rank=1) -> Standing:
-    return Standing(rank, team, pieces, 1 if last is not None else 0, last, False)
+def st(team, pieces, last, rank=1, dq=False) -> Standing:
+    return Standing(rank, team, pieces, 1 if last is not None else 0, last, dq)
+
+
+@pytest.mark.parametrize(
+    ("ahead", "behind", "gap"),
+    [
+        (st(1, 900, 5025), st(2, 900, 5083, 2), ("earlier", 58)),
+        (st(1, 500, 1800), st(2, 500, None, 2), ("only", None)),
+        (st(1, 900, 5025), st(2, 900, 5025), ("same_time", None)),
+        (st(1, 0, None), st(2, 0, None), ("none_finished", None)),
+        (st(1, 901, 5025), st(2, 900, 5000, 2), None),  # no tie
+        (st(1, 900, 5025, dq=True), st(2, 900, 5083, 2), None),  # disqualified
+    ],
+)
+def test_tie_break_says_which_case_and_by_how_much(ahead, behind, gap):
+    assert tie_break(ahead, behind) == gap
+
+
+def test_tie_break_refuses_the_wrong_order():
+    with pytest.raises(ValueError, match="R11"):
+        tie_break(st(1, 900, 5083), st(2, 900, 5025, 2))
+
+
+@pytest.mark.parametrize(
+    ("seconds", "parts", "da"),
+    [
+        (58, [("second", 58)], "58 sek."),
+        (60, [("minute", 1)], "1 min."),
+        (100, [("minute", 1), ("second", 40)], "1 min. 40 sek."),
+        (3725, [("hour", 1), ("minute", 2)], "1 t. 2 min."),
+        (7200, [("hour", 2)], "2 t."),
+    ],
+)
+def test_a_gap_is_written_short_as_on_a_scoreboard(seconds, parts, da):
+    assert duration_parts(seconds) == parts
+    assert short_duration(seconds) == da  # tests run in Danish
 
 
 @pytest.mark.parametrize(
     ("ahead", "behind", "da"),
     [
-        (st(1, 900, 5025), st(2, 900, 5145, 2), "Samme brikker, senere færdig."),
-        (st(1, 500, 1800), st(2, 500, None, 2), "Samme brikker, intet helt puslespil."),
-        (st(1, 900, 5025), st(2, 900, 5025), "Samme brikker: delt placering."),
-        (st(1, 0, None), st(2, 0, None), "Samme brikker: delt placering."),
+        (
+            st(1, 900, 5025),
+            st(2, 900, 5083, 2),
+            "Samme antal brikker som Brikkebanden, men sidste hele puslespil blev færdigt "
+            "58 sek. senere.",
+        ),
+        (
+            st(1, 900, 5025),
+            st(2, 900, 5125, 2),
+            "Samme antal brikker som Brikkebanden, men sidste hele puslespil blev færdigt "
+            "1 min. 40 sek. senere.",
+        ),
+        (
+            st(1, 500, 1800),
+            st(2, 500, None, 2),
+            "Samme antal brikker som Brikkebanden, men intet helt puslespil færdigt.",
+        ),
+        (
+            st(1, 900, 5025),
+            st(2, 900, 5025),
+            "Samme antal brikker som Brikkebanden, og sidste hele puslespil blev færdigt i "
+            "samme sekund: delt placering.",
+        ),
     ],
 )
-def test_short_tie_break_in_danish(ahead, behind, da):
-    assert tie_break_reason(ahead, behind, ahead_name="Kantsøgerne", short=True) == da
-    # Never longer than the full sentence, and without the other team's name.
-    full = tie_break_reason(ahead, behind, ahead_name="Kantsøgerne", with_time=True)
-    assert len(da) < len(full) and "Kantsøgerne" not in da
+def test_the_short_sentence_names_the_team_ahead_and_the_gap(ahead, behind, da):
+    assert tie_break_sentence(tie_break(ahead, behind), "Brikkebanden", "da") == da
 
 
-def test_short_tie_break_in_english():
-    ahead, behind = st(1, 900, 5025), st(2, 900, 5145, 2)
-    assert (
-        tie_break_reason(ahead, behind, ahead_name="K", language="en", short=True)
-        == "Same pieces, finished later."
+def test_the_short_sentence_in_english():
+    gap = tie_break(st(1, 900, 5025), st(2, 900, 5083, 2))
+    assert tie_break_sentence(gap, "Brikkebanden", "en") == (
+        "Same number of pieces as Brikkebanden, but the last whole puzzle was finished "
+        "58 sec. later."
     )
 
 
-def test_short_tie_break_is_none_without_a_tie():
-    assert (
-        tie_break_reason(st(1, 901, 5025), st(2, 900, 5000, 2), ahead_name="K", short=True) is None
+def test_the_full_sentence_uses_the_same_gap():
+    ahead, behind = st(1, 900, 5025), st(2, 900, 5125, 2)
+    assert tie_break_reason(ahead, behind, ahead_name="K") == (
+        "Samme antal brikker; K lagde deres sidste hele puslespil færdigt "
+        "1 minut og 40 sekunder tidligere."
     )

@@ -158,7 +158,7 @@ def mapping_choices(width: int = 6) -> list[tuple[str, str]]:
         ("", _("Not imported")),
         ("name:0", _("Team name")),
         ("table:0", _("Table")),
-        ("members:0", _("Members, on separate lines or separated by commas")),
+        ("members:0", _("Members, all in one cell")),
         ("member:0", _("Member (one row per member)")),
     ]
     for n in range(1, width + 1):
@@ -169,7 +169,7 @@ def mapping_choices(width: int = 6) -> list[tuple[str, str]]:
             (f"adult:{n}", _("Member %(n)d accompanying adult") % {"n": n}),
         ]
     choices += [
-        ("age:0", _("Ages, one per member in the members' order")),
+        ("age:0", _("Ages, one per member")),
         ("u15:0", _("Under 15")),
         ("adult:0", _("Accompanying adult (of the under-15s)")),
         ("paid:0", _("Paid")),

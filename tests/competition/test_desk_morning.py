@@ -98,7 +98,7 @@ def test_a_walk_in_on_the_day_is_checked_in_as_it_registers_and_lands_first(
     rows = [html.index(f'id="team-{t.pk}"') for t in [team, *day]]
     assert rows[0] == min(rows)  # first, not off-screen at table 41
     assert "lige tilmeldt" in html
-    assert "»Sidste Brik« er tilmeldt ved bord 41: øverst på listen." in html
+    assert "»Sidste Brik« står øverst på listen. Holdets bordkort:" in html
     assert f"/desk/{SLUG}/cards/?team={team.pk}" in html
     assert AuditEntry.objects.get(action="team_create", team=team).after["checked_in_at"]
 

@@ -191,8 +191,9 @@ def test_an_edit_that_leaves_the_card_as_it_was_does_not_suggest_a_reprint(clien
     assert response["Location"] == desk_url()
 
 
-def test_the_objections_page_has_the_desks_menu(client, day):
-    html = client.get(reverse("objections_desk:new", args=[SLUG])).content.decode()
+@pytest.mark.parametrize("name", ["objections_desk:new", "results_desk:official"])
+def test_the_objections_and_official_results_pages_have_the_desks_menu(client, day, name):
+    html = client.get(reverse(name, args=[SLUG])).content.decode()
     menu = html[: html.index("<main")]
     for label in ("Tilmeld hold", "Importér", "Bordkort", "Mangler", "Indsigelser"):
         assert f">{label}</a>" in menu, label

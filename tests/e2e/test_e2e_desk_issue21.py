@@ -225,3 +225,40 @@ def test_e2e_table_cards_printed_on_a_loopback_address_warn(page, live_server, l
     shot(page, "cards-loopback-warning")
     page.emulate_media(media="print")
     expect(warning).to_be_hidden()  # the warning is for the screen, not the paper
+
+
+def test_e2e_axe_finds_nothing_serious_on_the_new_desk_states(browser, live_server, login, desk):
+    """The desk after the deadline (missing teams with phones, a walk-in first, a late
+    check-in), a fee just marked paid, the Mangler list and the import preview with an age
+    column: axe-core finds no serious or critical violation."""
+    from tests.e2e.axe import audit
+
+    c = CompetitionFactory(
+        slug="dm-axe", name="DM i puslespil 2027", starts_at=timezone.now() + timedelta(minutes=10)
+    )
+    late = TeamFactory(competition=c, name="Sent Hold", table=1, contact_phone="20 30 40 50")
+    TeamFactory(competition=c, name="Mangler Hold", table=2, contact_name="Kim")
+    walk_in = TeamFactory(competition=c, name="Sidste Brik", table=3)
+    Team.objects.filter(pk=late.pk).update(checked_in_at=timezone.now())
+    ctx = browser.new_context(
+        locale="da-DK", service_workers="block", bypass_csp=True, viewport=LAPTOP
+    )
+    login(ctx, desk)
+    page = ctx.new_page()
+    problems = []
+    page.goto(f"{live_server.url}/desk/{c.slug}/?added={walk_in.pk}")
+    expect(page.locator(".badge-new")).to_be_visible()
+    problems += audit(page)
+    page.locator(f"#team-{late.pk}").get_by_role("button", name="Markér betalt").click()
+    expect(page.locator("#desk-status")).to_contain_text("markeret betalt")
+    problems += audit(page)
+    page.goto(f"{live_server.url}/desk/{c.slug}/?reprint={late.pk}")
+    problems += audit(page)
+    page.goto(f"{live_server.url}/desk/{c.slug}/missing/")
+    problems += audit(page)
+    page.goto(f"{live_server.url}/desk/{c.slug}/import/")
+    upload(page, sheet(SHEET), "tilmeldinger.csv")
+    expect(page.get_by_label("Alder", exact=True)).to_have_value("age:0")
+    problems += audit(page)
+    ctx.close()
+    assert problems == [], "\n".join(problems)

@@ -11,6 +11,7 @@ __all__ = [
     "team_counts_get",
     "team_get",
     "team_list",
+    "team_list_missing",
     "team_list_paid",
     "team_with_members",
 ]
@@ -44,6 +45,15 @@ def team_list(
     if withdrawn is not None:
         queryset = queryset.filter(withdrawn=withdrawn)
     return list(queryset.prefetch_related("members").order_by("table"))
+
+
+def team_list_missing(*, competition: Competition) -> list[Team]:
+    """R2: the teams not checked in (and not withdrawn), by table, with their members."""
+    return list(
+        Team.objects.filter(competition=competition, checked_in_at=None, withdrawn=False)
+        .prefetch_related("members")
+        .order_by("table")
+    )
 
 
 def team_list_paid(*, competition: Competition) -> list[Team]:

@@ -17,6 +17,7 @@ urlpatterns = [
     path("<slug:slug>/teams/<id:pk>/withdraw", v.withdraw, name="withdraw"),
     path("<slug:slug>/teams/<id:pk>/withdraw/undo", v.withdraw_undo, name="withdraw_undo"),
     path("<slug:slug>/refunds/", v.refunds, name="refunds"),
+    path("<slug:slug>/missing/", v.missing, name="missing"),
     path("<slug:slug>/teams.csv", v.export, name="export"),
     path("<slug:slug>/import/", v.import_teams, name="import"),
     path("<slug:slug>/import/example.csv", v.import_example, name="import_example"),

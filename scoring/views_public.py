@@ -20,14 +20,13 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.http import content_disposition_header
-from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 
 from competition.cells import csv_writer
 from competition.models import Competition, Status
-from competition.qr import absolute_url
+from competition.qr import absolute_url, qr_svg
 from scoring.api import cached_response, if_none_match, is_staff
 from scoring.charts import race_chart
 from scoring.follow import projection
@@ -296,9 +295,8 @@ def team(request, slug, team_id):
 def _share(request) -> dict:
     """Follow a team (issue 14): the page's own address as a link and a QR code (segno
     SVG, as on the table cards), to pass to a phone."""
-    url = request.build_absolute_uri(request.path)
-    svg = segno.make(url, error="m").svg_inline(scale=4, border=2, omitsize=True)
-    return {"share_url": url, "share_qr": mark_safe(svg)}  # noqa: S308 (segno's own SVG)
+    url = absolute_url(request, request.path)  # the hall's address, not the laptop's own
+    return {"share_url": url, "share_qr": qr_svg(url)}
 
 
 def results_csv(request, slug):

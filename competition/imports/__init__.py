@@ -11,12 +11,15 @@ not matter, and Danish or English names work. Columns:
   1. numbered columns ``medlem 1``, ``medlem 2``, ... (``member 1``...), each optionally
      with ``medlem 1 under 15`` and ``medlem 1 ledsagende voksen`` (``member 1 under 15``,
      ``member 1 adult``);
-  2. one column ``medlemmer`` / ``members``: the names separated by commas (no under-15
-     marks possible here);
+  2. one column ``medlemmer`` / ``deltagere`` / ``members``: the names on separate lines of
+     the cell or separated by commas, with optionally one column ``alder`` / ``age`` of one
+     age per member in the same order ("55, 55, 44, 10": under 15 from the age) and one
+     ``ledsager`` / ``ledsagende voksen`` for the team's under-15s (R3);
   3. one row per member: columns ``medlem`` / ``member``, ``under 15`` and
      ``ledsagende voksen`` / ``adult``; the rows with the same team name are one team.
-- ``under 15`` is marked with x, ja, j, yes, y, 1 or true; empty, nej, no, 0 or false is not.
-- Optional: ``betalt`` / ``paid`` (same marks), ``kontaktperson`` / ``contact``,
+- ``under 15`` and ``betalt`` are marked with x, ja, yes, ✓, "Betalt", "ja (MobilePay)"...;
+  empty, nej, no, 0, "ikke betalt" is not (`plan.mark_value`).
+- Optional: ``betalt`` / ``paid``, ``kontaktperson`` / ``contact``,
   ``e-mail`` / ``email``, ``telefon`` / ``phone``, ``noter`` / ``notes``.
 Other columns are ignored (the preview lists them).
 
@@ -24,7 +27,8 @@ CSV: separated by ``;`` or ``,``, UTF-8 with or without BOM (Excel's Windows-125
 accepted too). At most 1 MB and 2,000 rows (issue 11): a longer file is refused before its
 rows are read. Nothing is written by `preview`; `confirm` creates every team in one
 transaction through ``team_create`` or none at all. Between the two the file waits in an
-``ImportPreview`` row of the desk user's (`preview_store`, `preview_take`).
+``ImportPreview`` row of the desk user's (`preview_store`, `preview_take`); the desk's column
+choices are remembered per competition in its session (`columns_remember`), by column name.
 """
 
 from competition.imports.apply import ImportRefused, confirm
@@ -39,6 +43,8 @@ from competition.imports.files import (
 from competition.imports.headers import classify, mapping_choices, parse_key
 from competition.imports.plan import NO, YES, PlannedTeam, Preview, preview
 from competition.imports.stored import (
+    columns_recall,
+    columns_remember,
     preview_cleanup,
     preview_discard,
     preview_find,
@@ -55,6 +61,8 @@ __all__ = [
     "PlannedTeam",
     "Preview",
     "classify",
+    "columns_recall",
+    "columns_remember",
     "confirm",
     "export_csv",
     "mapping_choices",

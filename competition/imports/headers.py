@@ -17,7 +17,22 @@ _WORDS = {
         "navn på holdet",
     },
     "table": {"bord", "table", "bordnummer", "bord nr", "table number", "bordnr"},
-    "members": {"medlemmer", "members", "holdmedlemmer", "team members"},
+    "members": {
+        "medlemmer",
+        "members",
+        "holdmedlemmer",
+        "team members",
+        "deltagere",
+        "holdets deltagere",
+        "deltagernes navne",
+        "navne",
+        "names",
+        "participants",
+        "spillere",
+        "players",
+        "puslere",
+        "puzzlers",
+    },
     "member": {
         "medlem",
         "member",
@@ -32,7 +47,7 @@ _WORDS = {
         "puzzler",
     },
     "u15": {"under 15", "under 15 år", "u15", "under15", "under 15 years"},
-    "age": {"alder", "age"},
+    "age": {"alder", "age", "ages", "aldre", "deltagernes alder", "alder på deltagerne"},
     "adult": {
         "ledsagende voksen",
         "voksen",
@@ -143,7 +158,7 @@ def mapping_choices(width: int = 6) -> list[tuple[str, str]]:
         ("", _("Not imported")),
         ("name:0", _("Team name")),
         ("table:0", _("Table")),
-        ("members:0", _("Members, separated by commas")),
+        ("members:0", _("Members, all in one cell")),
         ("member:0", _("Member (one row per member)")),
     ]
     for n in range(1, width + 1):
@@ -154,6 +169,7 @@ def mapping_choices(width: int = 6) -> list[tuple[str, str]]:
             (f"adult:{n}", _("Member %(n)d accompanying adult") % {"n": n}),
         ]
     choices += [
+        ("age:0", _("Ages, one per member")),
         ("u15:0", _("Under 15")),
         ("adult:0", _("Accompanying adult (of the under-15s)")),
         ("paid:0", _("Paid")),

@@ -1,5 +1,6 @@
 """The preview: every row read and checked against the rules and the database; writes nothing."""
 
+import re
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
@@ -9,8 +10,35 @@ from competition.imports.headers import classify, column_key, parse_key
 from competition.inputs import INT_MAX, whole_number
 from competition.models import Competition, Team
 
-YES = {"x", "ja", "j", "yes", "y", "1", "true", "sand"}
-NO = {"", "nej", "n", "no", "0", "false", "falsk", "-"}
+# What a "paid" or "under 15" cell may say (issue 21: "Betalt", "ja (MobilePay)", ✓ ...).
+YES = {"x", "ja", "j", "yes", "y", "1", "true", "sand", "✓", "✔", "☑", "betalt", "paid", "ok"}
+YES_FIRST = YES | {"mobilepay", "kontant", "cash", "overført", "bank"}
+NO = {"", "nej", "n", "no", "0", "false", "falsk", "-", "ubetalt", "unpaid"}
+NO_FIRST = NO - {""} | {"ikke", "not", "mangler", "endnu"}
+
+# One cell of several members: on separate lines, or separated by commas or semicolons.
+_NAMES = re.compile(r"\s*(?:\n|,|;)\s*")
+_LINES = re.compile(r"\s*\n\s*")
+# One cell of ages, one per member: "55, 55, 44, 10", "34 og 12 år".
+_AGES = re.compile(r"[\s,;/+&]+|\bog\b|\band\b")
+
+
+def mark_value(value: str) -> bool | None:
+    """True (yes), False (no or empty) or None (not understood) for a mark cell: "x", "ja",
+    "Betalt", "ja (MobilePay)", "✓", "nej", "ikke betalt"..."""
+    text = value.strip().lower()
+    outside = re.sub(r"\(.*?\)", " ", text)
+    text = " ".join(re.sub(r"[.!,:;]+", " ", outside if outside.strip() else text).split())
+    if text in NO:
+        return False
+    if text in YES:
+        return True
+    first = text.split(" ", 1)[0]
+    if first in NO_FIRST:
+        return False
+    if first in YES_FIRST:
+        return True
+    return None
 
 
 @dataclass
@@ -63,31 +91,145 @@ class Preview:
         return sum(1 for t in self.teams if t.problems)
 
     @property
+    def remembered(self) -> bool:
+        """A column is read as the desk chose for it in an earlier upload."""
+        return any(c.get("remembered") for c in self.columns)
+
+    @property
     def problem_count(self) -> int:
         return len(self.problems) + sum(len(t.problems) for t in self.teams)
 
 
-def _mark(value: str, what: str, problems: list[str]) -> bool:
-    text = value.strip().lower()
-    if text in YES:
-        return True
-    if text not in NO:
+def _mark(value: str, column: str, problems: list[str]) -> bool:
+    understood = mark_value(value)
+    if understood is None:
         problems.append(
-            _("“%(value)s” in %(column)s is not understood: write x or ja, or leave it empty.")
-            % {"value": value, "column": what}
+            _(
+                "The “%(column)s” column does not take “%(value)s”: write ja or x, or leave "
+                "the cell empty."
+            )
+            % {"value": value, "column": column}
         )
-    return False
+    return bool(understood)
+
+
+def _age(text: str) -> int | None:
+    text = text.strip().lower().removesuffix("år").removesuffix("years").strip()
+    return whole_number(text, low=0, high=150)
 
 
 def _age_under_15(value: str, problems: list[str]) -> bool:
-    text = value.strip().lower().removesuffix("år").strip()
-    if not text:
+    if not value.strip():
         return False
-    age = whole_number(text, low=0, high=150)
+    age = _age(value)
     if age is None:
         problems.append(_("“%(value)s” is not an age in years.") % {"value": value})
         return False
     return age < 15
+
+
+def _ages(value: str, problems: list[str]) -> list[int | None]:
+    """ "55, 55, 44, 10" -> [55, 55, 44, 10]: one age per member, in the members' order."""
+    text = value.lower().replace("år", " ").replace("years", " ")
+    parts = [part for part in _AGES.split(text) if part.strip()]
+    ages = [_age(part) for part in parts]
+    if any(age is None for age in ages):
+        problems.append(_("“%(value)s” is not an age in years.") % {"value": value})
+    return ages
+
+
+def _row_members(
+    values: dict[tuple[str, int], str],
+    headers: dict[tuple[str, int], str],
+    one_row_per_member: bool,
+    age_known: bool,
+    problems: list[str],
+    notes: list[str],
+) -> list[dict]:
+    """The members one row names, with R3's under-15 marks and their adult.
+
+    Numbered columns ("Medlem 2", "Medlem 2 under 15") first, then the names of one cell
+    ("Deltagere": on separate lines or separated by commas; a one-row-per-member "Medlem" cell
+    with several lines is several members). The row's own "Alder" ("55, 55, 44, 10"), "Under
+    15" and "Ledsager" cells apply to those members in order; the adult goes on each member
+    under 15 that has none of its own."""
+    numbered: dict[int, dict] = {}
+    for (kind, number), value in values.items():
+        if number == 0 or kind not in ("member", "u15", "age", "adult"):
+            continue
+        m = numbered.setdefault(number, {})
+        if kind == "member":
+            m["name"] = value
+        elif kind == "u15":
+            m["under_15"] = _mark(value, headers[kind, number], problems) or m.get("under_15")
+        elif kind == "age":
+            m["under_15"] = _age_under_15(value, problems) or m.get("under_15")
+        else:
+            m["guardian"] = value
+    members = []
+    for number in sorted(numbered):
+        m = numbered[number]
+        if not (m.get("name") or "").strip():
+            if m.get("under_15") or m.get("guardian"):
+                problems.append(_("A member has an under-15 mark or an adult but no name."))
+            continue
+        members.append(m)
+    names = _LINES.split(values.get(("member", 0), ""))
+    names += _NAMES.split(values.get(("members", 0), ""))
+    members += [{"name": name} for name in names if name.strip()]
+
+    ages_text = values.get(("age", 0), "")
+    if ages_text.strip():
+        ages = _ages(ages_text, problems)
+        if len(ages) != len(members):
+            problems.append(
+                _(
+                    "The “%(column)s” column gives %(ages)s ages for %(members)s members: write "
+                    "one age per member, in the same order as the names."
+                )
+                % {"column": headers["age", 0], "ages": len(ages), "members": len(members)}
+            )
+        for m, age in zip(members, ages, strict=False):
+            m["under_15"] = m.get("under_15") or (age is not None and age < 15)
+    if ("u15", 0) in values and _mark(values["u15", 0], headers["u15", 0], problems):
+        if len(members) == 1:
+            members[0]["under_15"] = True
+        elif members:
+            problems.append(
+                _(
+                    "“%(column)s” is marked, but the row has %(members)s members: say which "
+                    "one is under 15 (one age per member in an age column)."
+                )
+                % {"column": headers["u15", 0], "members": len(members)}
+            )
+    adult = values.get(("adult", 0), "").strip()
+    if adult:
+        young = [m for m in members if m.get("under_15")]
+        for m in young:
+            if not (m.get("guardian") or "").strip():
+                m["guardian"] = adult
+        if not young and not one_row_per_member and not age_known:
+            problems.append(
+                _(
+                    "%(adult)s is given as the accompanying adult, but the sheet does not say "
+                    "who is under 15: add an age column (“Alder”: one age per member) or "
+                    "choose it in the column choices above."
+                )
+                % {"adult": adult}
+            )
+        elif not young:
+            notes.append(
+                _("%(adult)s is not saved as an adult: nobody on the team is under 15.")
+                % {"adult": adult}
+            )
+    return [
+        {
+            "name": m["name"].strip(),
+            "under_15": bool(m.get("under_15")),
+            "guardian": (m.get("guardian") or "").strip(),
+        }
+        for m in members
+    ]
 
 
 def preview(
@@ -95,22 +237,37 @@ def preview(
     content: bytes,
     filename: str,
     mapping: dict[int, str] | None = None,
+    remembered: dict[str, str] | None = None,
 ) -> Preview:
     """Read the file and check every row against the rules and the database; writes nothing.
 
     `mapping` overrides how columns are read ({column index: "member:2"}, "" to ignore one),
-    as the desk adjusted it in the preview."""
+    as the desk adjusted it in the preview; `remembered` ({header, casefolded: key}) is what
+    the desk chose for a column of that name in an earlier upload (issue 21: the corrected
+    sheet keeps the choices)."""
     data = read_dataset(content, filename)
     headers = list(data.headers or [])
     columns: dict[int, tuple[str, int]] = {}
     ignored = []
     shown = []
     for index, header in enumerate(headers):
-        kind = classify(header)
+        kind = auto = classify(header)
+        again = False
         if mapping is not None and index in mapping:
             kind = parse_key(mapping[index])
+        elif remembered and clean_cell(header).casefold() in remembered:
+            kind = parse_key(remembered[clean_cell(header).casefold()])
+            again = True
         if clean_cell(header) or kind is not None:
-            shown.append({"index": index, "header": clean_cell(header), "key": column_key(kind)})
+            shown.append(
+                {
+                    "index": index,
+                    "header": clean_cell(header),
+                    "key": column_key(kind),
+                    "auto": column_key(auto),
+                    "remembered": again,
+                }
+            )
         if kind is None:
             if clean_cell(header):
                 ignored.append(clean_cell(header))
@@ -125,6 +282,10 @@ def preview(
         return Preview([], ignored, file_problems, shown)
     one_row_per_member = ("member", 0) in columns.values()
     has_table_column = "table" in kinds
+    age_known = bool(kinds & {"age", "u15"})
+    headers_of: dict[tuple[str, int], str] = {}
+    for index, kind in columns.items():
+        headers_of.setdefault(kind, clean_cell(headers[index]) or column_key(kind))
 
     planned: list[PlannedTeam] = []
     by_name: dict[str, PlannedTeam] = {}
@@ -137,56 +298,18 @@ def preview(
             values[key] = cells.get(i, "")
         name = values.get(("name", 0), "")
         problems: list[str] = []
-        members: dict[int, dict] = {}
-        shared_adult = ""
-        for (kind, number), value in values.items():
-            if kind == "adult" and number == 0 and not one_row_per_member:
-                shared_adult = value  # one adult column for the under-15s (Google Forms)
-            elif kind == "member":
-                members.setdefault(number, {})["name"] = value
-            elif kind == "u15":
-                label = _("“under 15”")
-                under = _mark(value, label, problems)
-                members.setdefault(number, {})["under_15"] = (
-                    members.get(number, {}).get("under_15") or under
-                )
-            elif kind == "age":
-                under = _age_under_15(value, problems)
-                members.setdefault(number, {})["under_15"] = (
-                    members.get(number, {}).get("under_15") or under
-                )
-            elif kind == "adult":
-                members.setdefault(number, {})["guardian"] = value
-        if shared_adult:
-            for m in members.values():
-                if m.get("under_15") and not m.get("guardian"):
-                    m["guardian"] = shared_adult
-        if ("members", 0) in values:
-            for n, part in enumerate(values[("members", 0)].split(","), start=1):
-                if part.strip():
-                    members.setdefault(1000 + n, {})["name"] = part.strip()
-        member_list = []
-        for number in sorted(members):
-            m = members[number]
-            m_name = (m.get("name") or "").strip()
-            if not m_name:
-                if m.get("under_15") or m.get("guardian"):
-                    problems.append(_("A member has an under-15 mark or an adult but no name."))
-                continue
-            member_list.append(
-                {
-                    "name": m_name,
-                    "under_15": bool(m.get("under_15")),
-                    "guardian": (m.get("guardian") or "").strip(),
-                }
-            )
-        paid = _mark(values.get(("paid", 0), ""), _("“paid”"), problems)
+        notes: list[str] = []
+        member_list = _row_members(
+            values, headers_of, one_row_per_member, age_known, problems, notes
+        )
+        paid = _mark(values.get(("paid", 0), ""), headers_of.get(("paid", 0), ""), problems)
         table_text = values.get(("table", 0), "")
         key = name.casefold()
         if one_row_per_member and name and key in by_name:
             team = by_name[key]
             team.members += member_list
             team.problems += problems
+            team.notes_for_desk += notes
             if table_text and team.table_text and table_text != team.table_text:
                 team.problems.append(
                     _("Row %(row)s gives table %(table)s, another row of the team %(other)s.")
@@ -206,6 +329,7 @@ def preview(
             contact_phone=values.get(("contact_phone", 0), ""),
             notes=values.get(("notes", 0), ""),
             problems=problems,
+            notes_for_desk=notes,
         )
         planned.append(team)
         if name:

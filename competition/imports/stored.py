@@ -38,5 +38,30 @@ def preview_find(competition: Competition, token, *, by) -> ImportPreview | None
     ).first()
 
 
+_COLUMNS = "import_columns"
+
+
+def columns_remember(session, competition: Competition, columns: list[dict]) -> None:
+    """Keep the desk's column choices that differ from what the header words say, by the
+    column's name, per competition, in the session: a corrected sheet uploaded again is read
+    the same way (issue 21). Only the spreadsheet's column names: no personal data."""
+    chosen = dict(session.get(_COLUMNS, {}).get(str(competition.pk), {}))
+    for column in columns:
+        header = column["header"].casefold()
+        if not header:
+            continue
+        if column["key"] == column["auto"]:
+            chosen.pop(header, None)
+        else:
+            chosen[header] = column["key"]
+    every = dict(session.get(_COLUMNS, {}))
+    every[str(competition.pk)] = dict(list(chosen.items())[-100:])
+    session[_COLUMNS] = every
+
+
+def columns_recall(session, competition: Competition) -> dict[str, str]:
+    return dict(session.get(_COLUMNS, {}).get(str(competition.pk), {}))
+
+
 def preview_discard(stored: ImportPreview) -> None:
     ImportPreview.objects.filter(pk=stored.pk).delete()

@@ -141,8 +141,10 @@ def team_create(
     contact_email: str = "",
     contact_phone: str = "",
     notes: str = "",
+    check_in: bool = False,
 ) -> Team:
-    """Register a team with its members (R3; R17: more members than the table limit is fine)."""
+    """Register a team with its members (R3; R17: more members than the table limit is fine);
+    `check_in`: the team is here (a walk-in at the desk on the day, issue 21), checked in now."""
     competition = lock_competition(competition)
     ensure_not_final(competition)
     name = (name or "").strip()
@@ -166,6 +168,7 @@ def team_create(
         contact_email=contact_email,
         contact_phone=contact_phone,
         notes=notes,
+        checked_in_at=timezone.now() if check_in else None,
     )
     team.full_clean(validate_constraints=False)
     team.save()
@@ -237,7 +240,7 @@ def team_update(*, team: Team, by, members: Sequence[dict] | None = None, **fiel
     return team
 
 
-def _team_flag(team: Team, by, action: str, **changes) -> Team:
+def _team_flag(team: Team, by, action: str, reason: str = "", **changes) -> Team:
     team, competition = _lock_team(team)
     before = {f: getattr(team, f) for f in changes}
     if before == changes:
@@ -246,7 +249,13 @@ def _team_flag(team: Team, by, action: str, **changes) -> Team:
         setattr(team, f, v)
     team.save(update_fields=list(changes))
     audit_record(
-        competition=competition, user=by, action=action, team=team, before=before, after=changes
+        competition=competition,
+        user=by,
+        action=action,
+        team=team,
+        before=before,
+        after=changes,
+        reason=reason,
     )
     return team
 
@@ -260,10 +269,16 @@ def team_fee_set(*, team: Team, by, paid: bool) -> Team:
 @transaction.atomic
 def team_check_in(*, team: Team, by) -> Team:
     """R2: the team is present (check-in is the desk's information; it never gates judging)."""
-    locked, _competition = _lock_team(team)
+    locked, competition = _lock_team(team)
     if locked.checked_in_at is not None:
         return locked
-    return _team_flag(locked, by, "team_check_in", checked_in_at=timezone.now())
+    now = timezone.now()
+    late = ""
+    if now > competition.check_in_deadline:  # R2: the desk let a late team in; it shows
+        late = _("Checked in after the deadline (%(time)s).") % {
+            "time": timezone.localtime(competition.check_in_deadline).strftime("%H:%M")
+        }
+    return _team_flag(locked, by, "team_check_in", reason=late, checked_in_at=now)
 
 
 @transaction.atomic

@@ -41,11 +41,9 @@ def import_teams(request, slug):
         content = bytes(stored.content)
         mapping = _import_mapping(request.POST)
         if "remap" in request.POST:  # the desk changed how a column is read: preview again
-            context.update(
-                preview=imports.preview(competition, content, stored.filename, mapping),
-                token=token,
-                filename=stored.filename,
-            )
+            plan = imports.preview(competition, content, stored.filename, mapping)
+            imports.columns_remember(request.session, competition, plan.columns)
+            context.update(preview=plan, token=token, filename=stored.filename)
             return _import_page(request, context)
         try:
             created = imports.confirm(
@@ -57,6 +55,7 @@ def import_teams(request, slug):
                 skip_problems="skip_problems" in request.POST,
             )
         except imports.ImportRefused as refused:
+            imports.columns_remember(request.session, competition, refused.preview.columns)
             context.update(
                 preview=refused.preview,
                 token=token,
@@ -76,8 +75,11 @@ def import_teams(request, slug):
         if form.is_valid():
             upload = form.cleaned_data["file"]
             content = upload.read()
+            remembered = imports.columns_recall(request.session, competition)
             try:
-                context["preview"] = imports.preview(competition, content, upload.name)
+                context["preview"] = imports.preview(
+                    competition, content, upload.name, remembered=remembered
+                )
             except imports.ImportFileError as exc:
                 form.add_error("file", str(exc))
             else:

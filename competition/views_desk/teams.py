@@ -35,21 +35,39 @@ def _matches(team: Team, q: str) -> bool:
     return q in team.name.casefold() or any(q in m.name.casefold() for m in team.members.all())
 
 
+def _missing(team: Team) -> bool:
+    return team.checked_in_at is None and not team.withdrawn
+
+
 def _desk_context(request, competition: Competition) -> dict:
     teams = selectors.team_list(competition=competition)
     q = request.GET.get("q", "").strip()
     f = request.GET.get("f", "")
     shown = [t for t in teams if _matches(t, q) and FILTERS.get(f, lambda t: True)(t)]
     now = timezone.now()
+    past_deadline = now >= competition.check_in_deadline
+    if past_deadline:  # issue 21: after the deadline the missing teams first (stable: by table)
+        shown.sort(key=lambda t: not _missing(t))
+    # A team just registered (a walk-in at table 41) first and marked; one just edited whose
+    # table card is out of date: the reprint suggestion (issue 21).
+    added = whole_number(request.GET.get("added", ""))
+    for index, team in enumerate(shown):
+        if team.pk == added:
+            team.just_added = True
+            shown.insert(0, shown.pop(index))
+            break
+    changed = whole_number(request.GET.get("reprint", ""))
     return {
         "competition": competition,
         "teams": shown,
         "counts": selectors.team_counts(teams),
         "q": q,
         "f": f if f in FILTERS else "",
-        "past_deadline": now >= competition.check_in_deadline,
+        "past_deadline": past_deadline,
         "deadline_iso": competition.check_in_deadline.isoformat(),
         "server_ms": int(now.timestamp() * 1000),
+        "added": next((t for t in shown if t.pk == added), None),
+        "reprint": next((t for t in teams if t.pk == changed), None),
         "filters": [
             ("", _("All"), "all"),
             ("in", _("Checked in"), "in"),
@@ -66,13 +84,16 @@ def teams(request, slug):
     competition = selectors.competition_get(slug=slug)
     context = _desk_context(request, competition)
     if request.htmx and request.htmx.target == "team-list":
-        return render(request, "competition/_desk_team_list.html", context)
+        return render(request, "competition/_desk_list_answer.html", context)
     return render(request, "competition/desk_teams.html", context)
 
 
-def _row_answer(request, competition: Competition, team: Team):
-    """After a tap: the htmx row plus the counts (out of band), or back to the list."""
+def _row_answer(request, competition: Competition, team: Team, status: str = ""):
+    """After a tap: the htmx row plus the counts and what was done (out of band), or back to
+    the list."""
     if not request.htmx:
+        if status:
+            messages.success(request, status)
         return redirect_next(request, reverse("desk:teams", args=[competition.slug]))
     team = selectors.team_with_members(team=team)
     return render(
@@ -83,11 +104,15 @@ def _row_answer(request, competition: Competition, team: Team):
             "team": team,
             "counts": selectors.team_counts_get(competition=competition),
             "past_deadline": timezone.now() >= competition.check_in_deadline,
+            "status": status,
         },
     )
 
 
-def _team_action(service, **extra):
+def _team_action(service, status, **extra):
+    """A one-tap write on a team's row; `status(team)` says what was done (issue 21: the
+    desk sees that a fee was marked paid)."""
+
     @role_required(DESK)
     @require_POST
     def view(request, slug, pk):
@@ -100,14 +125,48 @@ def _team_action(service, **extra):
             if request.htmx:
                 return HttpResponse(str(refusal.message), status=409)
             messages.error(request, refusal.message)
-        return _row_answer(request, competition, team)
+            return _row_answer(request, competition, team)
+        team.competition = competition
+        return _row_answer(request, competition, team, status(team))
 
     return view
 
 
-check_in = _team_action(services.team_check_in)
-check_in_undo = _team_action(services.team_check_in_undo)
-fee = _team_action(services.team_fee_set, paid=lambda r: r.POST.get("paid") == "1")
+def _checked_in(team: Team) -> str:
+    at = timezone.localtime(team.checked_in_at).strftime("%H:%M")
+    if team.checked_in_at > team.competition.check_in_deadline:
+        return _("Table %(table)s “%(team)s” is checked in at %(time)s, after the deadline.") % {
+            "table": team.table,
+            "team": team.name,
+            "time": at,
+        }
+    return _("Table %(table)s “%(team)s” is checked in at %(time)s.") % {
+        "table": team.table,
+        "team": team.name,
+        "time": at,
+    }
+
+
+check_in = _team_action(services.team_check_in, _checked_in)
+check_in_undo = _team_action(
+    services.team_check_in_undo,
+    lambda t: (
+        _("The check-in of table %(table)s “%(team)s” is undone.")
+        % {"table": t.table, "team": t.name}
+    ),
+)
+fee = _team_action(
+    services.team_fee_set,
+    lambda t: (
+        (
+            _("Table %(table)s “%(team)s”: the fee is marked paid.")
+            if t.fee_paid
+            else _("Table %(table)s “%(team)s”: the fee is marked unpaid.")
+        )
+        % {"table": t.table, "team": t.name}
+    ),
+    paid=lambda r: r.POST.get("paid") == "1",
+)
 
 
 def _withdraw_action(service, message):
@@ -135,8 +194,21 @@ withdraw_undo = _withdraw_action(
 )
 
 
+def _card_text(team: Team) -> tuple:
+    """What the team's table card prints: after a change, the desk is asked to reprint it."""
+    return (team.name, team.table, [m.name for m in team.members.all()])
+
+
+def _competition_day(competition: Competition) -> bool:
+    """The competition is today (local time) and its clock has not started: a team registered
+    at the desk now is here (a walk-in), checked in as it registers (issue 21)."""
+    today = timezone.localdate()
+    return timezone.localdate(competition.starts_at) == today and not competition.started_at
+
+
 def _save_team(request, competition: Competition, team: Team | None):
     """Register (team None) or edit a team with its members."""
+    check_in = "check_in" in request.POST
     MemberFormSet = member_formset(extra=competition.max_at_table if team is None else 1)
     if request.method == "POST":
         form = TeamForm(request.POST)
@@ -145,21 +217,30 @@ def _save_team(request, competition: Competition, team: Team | None):
             data = dict(form.cleaned_data)
             members = members_from(formset)
             try:
+                teams_url = reverse("desk:teams", args=[competition.slug])
                 if team is None:
                     team = services.team_create(
-                        competition=competition, by=request.user, members=members, **data
+                        competition=competition,
+                        by=request.user,
+                        members=members,
+                        check_in=check_in,
+                        **data,
                     )
-                    messages.success(
-                        request,
-                        _("“%(team)s” is registered at table %(table)s.")
-                        % {"team": team.name, "table": team.table},
+                    text = (
+                        _("“%(team)s” is registered at table %(table)s and checked in.")
+                        if check_in
+                        else _("“%(team)s” is registered at table %(table)s.")
                     )
+                    messages.success(request, text % {"team": team.name, "table": team.table})
                     if "another" in request.POST:
                         return redirect("desk:team_new", slug=competition.slug)
-                else:
-                    services.team_update(team=team, by=request.user, members=members, **data)
-                    messages.success(request, _("“%(team)s” is saved.") % {"team": team.name})
-                return redirect("desk:teams", slug=competition.slug)
+                    return redirect(f"{teams_url}?added={team.pk}")
+                card = _card_text(team)
+                services.team_update(team=team, by=request.user, members=members, **data)
+                messages.success(request, _("“%(team)s” is saved.") % {"team": team.name})
+                if _card_text(selectors.team_with_members(team=team)) != card:
+                    return redirect(f"{teams_url}?reprint={team.pk}")
+                return redirect(teams_url)
             except ValidationError as exc:
                 for field, errors in exc.message_dict.items():
                     for error in errors:
@@ -168,6 +249,7 @@ def _save_team(request, competition: Competition, team: Team | None):
                 form.add_error(None, str(refusal.message))
     elif team is None:
         form = TeamForm(initial={"table": services.next_free_table(competition)})
+        check_in = _competition_day(competition)
         formset = MemberFormSet(prefix="members")
     else:
         form = TeamForm(
@@ -189,6 +271,7 @@ def _save_team(request, competition: Competition, team: Team | None):
             "form": form,
             "formset": formset,
             "next_free": services.next_free_table(competition),
+            "check_in": check_in,
         },
     )
 
@@ -202,6 +285,23 @@ def team_new(request, slug):
 def team_edit(request, slug, pk):
     competition = selectors.competition_get(slug=slug)
     return _save_team(request, competition, selectors.team_get(competition=competition, pk=pk))
+
+
+@role_required(DESK)
+def missing(request, slug):
+    """After the check-in deadline (R2): the teams not here, with the contact's phone, to call
+    round or print (issue 21, "Mangler")."""
+    competition = selectors.competition_get(slug=slug)
+    return render(
+        request,
+        "competition/desk_missing.html",
+        {
+            "competition": competition,
+            "teams": selectors.team_list_missing(competition=competition),
+            "now": timezone.now(),
+            "past_deadline": timezone.now() >= competition.check_in_deadline,
+        },
+    )
 
 
 @role_required(DESK)

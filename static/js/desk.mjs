@@ -1,5 +1,5 @@
 // The desk: the check-in countdown (R2) and member / puzzle rows added and removed in place.
-import { hms } from "./format.mjs";
+import { until } from "./format.mjs";
 
 {
   document.documentElement.classList.add("js");
@@ -17,8 +17,8 @@ import { hms } from "./format.mjs";
         document.body.classList.add("past-deadline");
         return;
       }
-      var text = left >= 86400 ? Math.floor(left / 86400) + " d " + hms(left % 86400) : hms(left);
-      out.textContent = out.dataset.prefix + " " + text;
+      var words = { days: out.dataset.days, hours: out.dataset.hours };
+      out.textContent = out.dataset.prefix + " " + until(left, words);
       setTimeout(tick, 1000 - (Date.now() % 1000));
     };
     tick();

@@ -12,6 +12,16 @@ export function hms(seconds) {
   return `${h}:${String(m).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
 }
 
+/* How long until a deadline, as the desk reads it (issue 21): whole days when it is two days
+ * or more away ("94 dage", never "94 d 7:59:43"), whole hours from 6 hours ("30 timer"), and
+ * h:mm:ss only when it is close. `words`: the page's {days, hours} in its language. */
+export function until(seconds, words) {
+  const s = Math.max(0, Math.floor(Number(seconds) || 0));
+  if (s >= 2 * 86400) return `${Math.floor(s / 86400)} ${words.days}`;
+  if (s >= 6 * 3600) return `${Math.floor(s / 3600)} ${words.hours}`;
+  return hms(s);
+}
+
 /* What Python's str.strip() takes off (str.isspace), which is not quite JavaScript's trim(). */
 const SPACE = "[\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
 const STRIP = new RegExp(`^${SPACE}+|${SPACE}+$`, "g");

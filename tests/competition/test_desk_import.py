@@ -52,7 +52,9 @@ def test_preview_lists_every_problem_and_writes_nothing(client, desk, competitio
     # An empty table gets the next free one (issue 15), not a problem.
     assert problems[5] == "" and preview.teams[3].table == 4
     html = response.content.decode()
-    assert "Problemer, der skal rettes" in html
+    assert (
+        "2 problemer skal rettes før importen – i regnearket eller i kolonnevalget ovenfor." in html
+    )
     assert not preview.ok
     assert not Team.objects.exists()
     # Confirming a broken file is refused: still nothing written.

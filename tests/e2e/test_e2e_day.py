@@ -138,7 +138,7 @@ def test_e2e_day_the_whole_championship(
     snap(desk_page, "desk-under-15-needs-an-adult")
     desk_page.fill("#id_members-1-guardian", "Anne Holm")
     submit.click()
-    expect(messages(desk_page)).to_contain_text("“Puslingerne” er tilmeldt ved bord 3.")
+    expect(messages(desk_page)).to_contain_text("»Puslingerne« er tilmeldt ved bord 3.")
     team3 = Team.objects.get(competition=day, name="Puslingerne")
     assert [(m.name, m.under_15, m.guardian) for m in team3.members.order_by("id")] == [
         ("Anne Holm", False, ""),

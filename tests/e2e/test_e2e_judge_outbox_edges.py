@@ -346,7 +346,7 @@ def test_e2e_judge_undo_of_a_tap_that_never_arrived_is_a_cancel_too(
 def test_e2e_judge_deleting_a_tried_warning_from_the_outbox_cancels_it(
     page, live_server, login, judge, running
 ):
-    """ "Slet den" in the outbox's list follows the same rule as Undo: a warning that was
+    """ "Slet registreringen" in the outbox's list follows the same rule as Undo: a warning that was
     tried is cancelled on the server, never just dropped on the tablet."""
     open_board(page, live_server, login, judge, running)
     tried = []
@@ -359,7 +359,7 @@ def test_e2e_judge_deleting_a_tried_warning_from_the_outbox_cancels_it(
     page.locator("#outbox-pill").click()
     asked = []
     page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
-    page.locator("#outbox-list").get_by_role("button", name="Slet den").click()
+    page.locator("#outbox-list").get_by_role("button", name="Slet registreringen").click()
     expect(page.locator("#outbox-list")).to_contain_text("Fortryd: advarslen (Larm) — venter")
     assert asked == [
         "Fortryd registreringen? Den kan allerede være nået frem til serveren; fortrydelsen "

@@ -157,7 +157,7 @@ def test_e2e_desk_checks_the_adult_and_the_fee_and_meets_the_error_summary(
     expect(adult).to_be_focused()
     adult.fill("Eva Holm")
     page.get_by_role("button", name="Tilmeld hold", exact=True).click()
-    expect(page.get_by_text("“Puslebørnene” er tilmeldt ved bord 3.")).to_be_visible()
+    expect(page.get_by_text("»Puslebørnene« er tilmeldt ved bord 3.")).to_be_visible()
     row = page.locator("li.team-row", has_text="Puslebørnene")
     expect(row).to_contain_text("Ida Holm (under 15): ledsaget af Eva Holm")
     shot(page, "registered")

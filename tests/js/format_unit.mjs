@@ -2,7 +2,7 @@
 // Run by test_js_units.py: node --test tests/js/format_unit.mjs
 import test from "node:test";
 import assert from "node:assert/strict";
-import { fmt, hms, numberFormat, parseHms } from "../../static/js/format.mjs";
+import { fmt, hms, numberFormat, parseHms, until } from "../../static/js/format.mjs";
 
 test("hms: h:mm:ss like scoring.rules.format_hms, never negative, whole seconds", () => {
   assert.equal(hms(0), "0:00:00");
@@ -46,4 +46,15 @@ test("numbers as the page's language writes them", () => {
   assert.equal(numberFormat("da").format(1000), "1.000");
   assert.equal(numberFormat("en").format(1000), "1,000");
   assert.equal(numberFormat("da").format(480), "480");
+});
+
+test("until: days when far, hours the day before, h:mm:ss only when close (issue 21)", () => {
+  const da = { days: "dage", hours: "timer" };
+  assert.equal(until(94 * 86400 + 7 * 3600 + 59 * 60 + 43, da), "94 dage"); // not "94 d 7:59:43"
+  assert.equal(until(2 * 86400, da), "2 dage");
+  assert.equal(until(2 * 86400 - 1, da), "47 timer");
+  assert.equal(until(6 * 3600, da), "6 timer");
+  assert.equal(until(6 * 3600 - 1, da), "5:59:59");
+  assert.equal(until(45, da), "0:00:45");
+  assert.equal(until(-5, da), "0:00:00");
 });

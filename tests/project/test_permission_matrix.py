@@ -200,6 +200,7 @@ ROUTES = [
     ("POST", f"/desk/{S}/teams/{{team}}/withdraw", {}, STAFF_DESK, 302),
     ("POST", f"/desk/{S}/teams/{{team}}/withdraw/undo", {}, STAFF_DESK, 302),
     ("GET", f"/desk/{S}/refunds/", None, STAFF_DESK, 200),
+    ("GET", f"/desk/{S}/missing/", None, STAFF_DESK, 200),
     ("GET", f"/desk/{S}/teams.csv", None, STAFF_DESK, 200),
     ("GET", f"/desk/{S}/import/", None, STAFF_DESK, 200),
     ("GET", f"/desk/{S}/import/example.csv", None, STAFF_DESK, 200),

@@ -248,6 +248,7 @@ PAGES = [
     "/desk/{s}/teams/new/",
     "/desk/{s}/teams/{t1}/",
     "/desk/{s}/refunds/",
+    "/desk/{s}/missing/",
     "/desk/{s}/import/",
     "/desk/{s}/cards/",
     "/desk/{o}/",

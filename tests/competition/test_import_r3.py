@@ -1,0 +1,220 @@
+"""Issue 21 points 1, 2 and 5: an organiser's own sign-up sheet, as it was walked.
+
+"Deltagere" holds the members (on separate lines of one cell, or with commas), "Alder" one
+age per member ("55, 55, 44, 10"), "Ledsager" the adult of the team's under-15s (R3), and
+"Betalt" what people write ("Betalt", "ja (MobilePay)", ✓). A 12-year-old without an adult is
+a problem, never "✓ Ingen problemer"; the corrected sheet, uploaded again, keeps the desk's
+column choices."""
+
+import csv
+import io
+
+import pytest
+import tablib
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from competition import imports
+from competition.imports.plan import mark_value
+from competition.models import Member, Team
+
+pytestmark = pytest.mark.django_db
+URL = reverse("desk:import", args=["dm-2026"])
+
+HEADERS = ["Tidsstempel", "Holdnavn", "Deltagere", "Alder", "Ledsager", "Telefon", "Betalt"]
+SHEET = [
+    [
+        "02-11-2026 21:14",
+        "Familien Kristensen",
+        "Line Kristensen\nMorten Kristensen\nHanne Kristensen\nOskar Kristensen",
+        "55, 55, 44, 10",
+        "Line Kristensen",
+        "20 30 40 50",
+        "ja (MobilePay)",
+    ],
+    [
+        "03-11-2026 08:01",
+        "Brikkebanden",
+        "Søren Nielsen, Karen Nielsen",
+        "34, 12",
+        "",
+        "",
+        "Betalt",
+    ],
+    ["03-11-2026 10:22", "Kantsøgerne", "Anne Jensen\r\nBo Jensen", "40 år, 41 år", "", "", "✓"],
+    ["04-11-2026 19:40", "Tusindfryd", "Mads Berg", "67", "", "", "ikke betalt"],
+]
+
+
+def sheet_csv(rows=SHEET, headers=HEADERS) -> bytes:
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=";")
+    writer.writerow(headers)
+    writer.writerows(rows)
+    return out.getvalue().encode("utf-8-sig")
+
+
+def sheet_xlsx(rows=SHEET, headers=HEADERS) -> bytes:
+    data = tablib.Dataset(headers=headers)
+    for row in rows:
+        data.append(row)
+    return data.export("xlsx")
+
+
+def upload(client, content: bytes, name: str):
+    return client.post(URL, {"file": SimpleUploadedFile(name, content)})
+
+
+@pytest.mark.parametrize(("content", "name"), [(sheet_csv(), "t.csv"), (sheet_xlsx(), "t.xlsx")])
+def test_the_organisers_sheet_reads_members_ages_adult_and_fees(competition, content, name):
+    plan = imports.preview(competition, content, name)
+    keys = {c["header"]: c["key"] for c in plan.columns}
+    assert keys["Deltagere"] == "members:0" and keys["Alder"] == "age:0"
+    assert keys["Ledsager"] == "adult:0"
+    family, brikke, kant, tusind = plan.teams
+    # Names on separate lines of one cell are separate members (the card, the pace check).
+    assert [m["name"] for m in family.members] == [
+        "Line Kristensen",
+        "Morten Kristensen",
+        "Hanne Kristensen",
+        "Oskar Kristensen",
+    ]
+    assert family.members[3] == {
+        "name": "Oskar Kristensen",
+        "under_15": True,
+        "guardian": "Line Kristensen",
+    }
+    assert not any(m["under_15"] for m in family.members[:3])
+    assert family.problems == [] and family.fee_paid
+    # The 12-year-old without an adult: a problem (R3), not "no problems".
+    assert brikke.members[1] == {"name": "Karen Nielsen", "under_15": True, "guardian": ""}
+    assert brikke.problems == [
+        "Karen Nielsen er under 15 år og skal have navnet på en ledsagende voksen (R3)."
+    ]
+    assert brikke.fee_paid  # "Betalt"
+    assert [m["name"] for m in kant.members] == ["Anne Jensen", "Bo Jensen"]
+    assert kant.fee_paid and not kant.problems  # "✓", ages "40 år, 41 år"
+    assert not tusind.fee_paid and not tusind.problems  # "ikke betalt"
+
+
+def test_the_preview_page_shows_the_child_without_an_adult_as_a_problem(client, desk, competition):
+    client.force_login(desk)
+    html = upload(client, sheet_csv(), "tilmeldinger.csv").content.decode()
+    assert (
+        "1 problem skal rettes før importen – i regnearket eller i kolonnevalget ovenfor." in html
+    )
+    assert "Karen Nielsen er under 15 år og skal have navnet på en ledsagende voksen" in html
+    assert "(ingen voksen)" in html
+    # The age column can be chosen in the column choices (it had no option before).
+    assert '<option value="age:0" selected>Alder pr. holdmedlem</option>' in html
+
+
+def test_the_adult_is_stored_on_the_under_15_member(client, desk, competition):
+    rows = [SHEET[0], [*SHEET[1][:4], "Søren Nielsen", *SHEET[1][5:]]]
+    client.force_login(desk)
+    response = upload(client, sheet_csv(rows), "t.csv")
+    assert response.context["preview"].ok
+    assert client.post(URL, {"token": response.context["token"]}).status_code == 302
+    assert Member.objects.get(name="Karen Nielsen").guardian == "Søren Nielsen"
+    assert Member.objects.get(name="Oskar Kristensen").guardian == "Line Kristensen"
+    assert not Member.objects.get(name="Line Kristensen").under_15
+    assert Team.objects.get(name="Familien Kristensen").members.count() == 4
+
+
+def test_ages_that_do_not_match_the_members_are_a_problem(competition):
+    rows = [["x", "A", "Anne, Bo, Ida", "40, 12", "", "", ""]]
+    plan = imports.preview(competition, sheet_csv(rows), "t.csv")
+    assert "Kolonnen »Alder« har 2 aldre til 3 holdmedlemmer" in " ".join(plan.teams[0].problems)
+
+
+def test_an_adult_without_any_age_is_a_problem_not_silently_dropped(competition):
+    headers = ["Holdnavn", "Deltagere", "Ledsager"]
+    plan = imports.preview(competition, sheet_csv([["A", "Anne\nIda", "Anne"]], headers), "t.csv")
+    assert "siger ikke, hvem der er under 15" in " ".join(plan.teams[0].problems)
+
+
+@pytest.mark.parametrize(
+    ("value", "paid"),
+    [
+        ("Betalt", True),
+        ("ja (MobilePay)", True),
+        ("x", True),
+        ("X", True),
+        ("ja", True),
+        ("yes", True),
+        ("✓", True),
+        ("✔", True),
+        ("MobilePay", True),
+        ("betalt 12/10", True),
+        ("", False),
+        ("nej", False),
+        ("Nej (betaler på dagen)", False),
+        ("ikke betalt", False),
+        ("0", False),
+        ("måske", None),
+        ("150 kr", None),
+    ],
+)
+def test_paid_values(value, paid):
+    assert mark_value(value) is paid
+
+
+def test_a_paid_value_not_understood_names_the_column_and_the_value(competition):
+    headers = ["Holdnavn", "Deltagere", "Har I betalt?"]
+    plan = imports.preview(competition, sheet_csv([["A", "Anne", "måske"]], headers), "t.csv")
+    assert plan.teams[0].problems == [
+        "Kolonnen »Har I betalt?« forstår ikke »måske«. "
+        "Skriv ja eller x, eller lad feltet stå tomt."
+    ]
+
+
+def test_the_corrected_sheet_keeps_the_column_choices(client, desk, competition):
+    """Point 2: the organiser set "Navn" to the team name and "Person" to the members, fixed
+    the sheet and uploaded it again: the choices are used again, not 80 problems anew."""
+    client.force_login(desk)
+    headers = ["Navn", "Person", "Note til os"]
+    broken = sheet_csv([["Kantsøgerne", "Anne\nBo", "x"], ["Brikkebanden", "", ""]], headers)
+    response = upload(client, broken, "v1.csv")
+    token = response.context["token"]
+    response = client.post(
+        URL,
+        {"token": token, "col-0": "name:0", "col-1": "members:0", "col-2": "", "remap": "1"},
+    )
+    plan = response.context["preview"]
+    assert "Holdet har ingen holdmedlemmer" in " ".join(plan.teams[1].problems)
+    client.post(URL, {"token": token, "cancel": "1"})
+
+    fixed = sheet_csv([["Kantsøgerne", "Anne\nBo", "x"], ["Brikkebanden", "Søren", ""]], headers)
+    response = upload(client, fixed, "v2.csv")
+    plan = response.context["preview"]
+    assert plan.ok, [t.problems for t in plan.teams]
+    assert [c["key"] for c in plan.columns] == ["name:0", "members:0", ""]
+    html = response.content.decode()
+    assert "Dine kolonnevalg fra sidste upload er brugt igen" in html
+    assert (
+        client.post(
+            URL,
+            {
+                "token": response.context["token"],
+                "col-0": "name:0",
+                "col-1": "members:0",
+                "col-2": "",
+            },
+        ).status_code
+        == 302
+    )
+    assert Team.objects.get(name="Kantsøgerne").members.count() == 2
+    # Only the column names are kept (no personal data), per competition.
+    assert client.session["import_columns"] == {
+        str(competition.pk): {"navn": "name:0", "person": "members:0"}
+    }
+
+
+def test_a_column_set_back_to_its_own_reading_is_forgotten(client, desk, competition):
+    client.force_login(desk)
+    response = upload(client, sheet_csv(), "t.csv")
+    token = response.context["token"]
+    client.post(URL, {"token": token, "col-3": "", "remap": "1"})
+    assert client.session["import_columns"][str(competition.pk)] == {"alder": ""}
+    client.post(URL, {"token": token, "col-3": "age:0", "remap": "1"})
+    assert client.session["import_columns"][str(competition.pk)] == {}

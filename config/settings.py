@@ -53,7 +53,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",  # API tokens stored hashed (django-rest-knox)
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from our own static files, no CDN
     "django_htmx",
@@ -201,7 +201,7 @@ WHITENOISE_AUTOREFRESH = env_bool("WHITENOISE_AUTOREFRESH", DEBUG)
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "competition.auth.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     # JSON with DESIGN.md's limits (64 KB -> 413; too deep, not Unicode -> 400).
@@ -216,6 +216,10 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "competition.errors.api_exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
+# API tokens (`Authorization: Token KEY`): django-rest-knox keeps only a SHA-512 hash of
+# each key, so a stolen database or backup holds no working token. No expiry: a program
+# keeps its token until the head judge revokes it (the control room's judges page).
+REST_KNOX = {"TOKEN_TTL": None, "AUTH_HEADER_PREFIX": "Token"}
 SPECTACULAR_SETTINGS = {
     "TITLE": "Puslespil API",
     "DESCRIPTION": "The jigsaw-puzzle championship: competitions, teams, judging, standings.",

@@ -22,7 +22,12 @@ from competition.services.setup import (
     puzzle_sequence_set,
     puzzle_update,
 )
-from competition.services.staff import staff_upsert
+from competition.services.staff import (
+    password_generate,
+    staff_revoke,
+    staff_token_issue,
+    staff_upsert,
+)
 from competition.services.teams import (
     members_clean,
     next_free_table,
@@ -58,6 +63,9 @@ __all__ = [
     "puzzle_sequence_set",
     "puzzle_update",
     # staff
+    "password_generate",
+    "staff_revoke",
+    "staff_token_issue",
     "staff_upsert",
     # teams
     "members_clean",

@@ -349,7 +349,7 @@ def world(competition, teams):
     )
     objection = Objection.objects.create(team=teams[0], finish=finish, text="for sent")
     users = {
-        role: staff_upsert(username=f"m-{role}", role=role, password="pw-x-1")[0]
+        role: staff_upsert(username=f"m-{role}", role=role, password="matrix-kodeord-7")[0]
         for role in (JUDGE, DESK, ADMIN)
     }
     users[ANON] = None

@@ -92,7 +92,7 @@ def world(db):
     Objection.objects.create(pk=ID, team=team, finish=finish, text="Tiden er forkert")
     competition.bump_standings()
     users = {
-        role: staff_upsert(username=f"p-{role}", role=role, password="pw-p-1")[0]
+        role: staff_upsert(username=f"p-{role}", role=role, password="privat-kodeord-7")[0]
         for role in ("judge", "desk", "admin")
     }
     users["anonymous"] = None

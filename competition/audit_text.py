@@ -11,6 +11,7 @@ from django.utils.dateformat import format as date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from competition.audit import ERASED
 from competition.roles import user_roles
 from scoring.rules import format_hms
 
@@ -153,6 +154,8 @@ def missing_words(missing) -> str:
 
 
 def _members(value) -> str:
+    if value == ERASED or isinstance(value, str):  # erase_personal_data left its mark
+        return _("erased")
     if not value:
         return _("no members")
     words = []
@@ -182,6 +185,8 @@ def _puzzles(value) -> str:
 
 def value_words(key: str, value) -> str:
     """One before/after value in words."""
+    if value == ERASED:
+        return _("erased")
     if key == "members":
         return _members(value)
     if key == "puzzles":

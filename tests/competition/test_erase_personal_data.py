@@ -67,3 +67,27 @@ def test_erase_needs_yes_and_a_final_competition(competition, teams):
     assert Member.objects.count() == 1
     with pytest.raises(CommandError, match="No competition"):
         call_command("erase_personal_data", "nope", "--yes")
+
+
+@pytest.mark.django_db
+def test_the_audit_log_shows_an_erased_member_list_in_words(client, past, admin_user):
+    """Issue 20 point 8: the page and audit.csv read "[, e, r, a, s, e, d, ]"."""
+    audit_record(
+        competition=past,
+        user=None,
+        action="team_create",
+        team=Team.objects.get(competition=past, table=1),
+        after={"name": "Hold 1", "table": 1, "members": [{"name": "Alma Østergaard"}]},
+        reason="Alma Østergaard kom for sent",
+    )
+    call_command("erase_personal_data", past.slug, "--yes", stdout=StringIO())
+    client.force_login(admin_user)
+    page = client.get(f"/control/{past.slug}/audit/").content.decode()
+    csv = client.get(f"/control/{past.slug}/audit.csv").content.decode("utf-8-sig")
+    for text in (page, csv):
+        assert "[, e, r" not in text and "e, r, a, s" not in text
+        assert "[erased]" not in text
+        assert "slettet" in text
+        assert "Østergaard" not in text
+    reasons = "".join(AuditEntry.objects.values_list("reason", flat=True))
+    assert "Østergaard" not in reasons

@@ -98,12 +98,20 @@ TEMPLATES = [
     },
 ]
 
+# Every file the app writes is its owner's alone (DESIGN.md "Personal data and the hall's
+# files"): the database and its -wal/-shm, backups, logs, the secret key, whatever the
+# umask the process was started with (competition/private.py).
+os.umask(0o077)
+
 # Databases: DATABASE_URL, else SQLite in var/. Persistent connections: measured 3.3x the
 # throughput of Django's default on a one-query view.
-(BASE_DIR / "var").mkdir(exist_ok=True)
+# VAR_DIR: where the app's own files live (default var/; `make hall` keeps its secret key
+# and access log there too).
+VAR_DIR = Path(os.environ.get("VAR_DIR") or BASE_DIR / "var")
+VAR_DIR.mkdir(parents=True, exist_ok=True, mode=0o700)
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'var' / 'db.sqlite3'}",
+        default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
         conn_health_checks=True,
     )
@@ -155,6 +163,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    {"NAME": "competition.passwords.KnownPasswordValidator"},  # the demo's, in the README
 ]
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
@@ -295,13 +304,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL: readers never wait for the writer, and a write waits (timeout above) instead of
     # failing with "database is locked". synchronous stays FULL: an answered tap survives a
     # power cut.
-    DATABASES["default"]["OPTIONS"].setdefault("init_command", "PRAGMA journal_mode=WAL;")
+    # secure_delete: a deleted or overwritten row (a member erased, a name corrected) is
+    # zeroed in the file, not left in a free page.
+    DATABASES["default"]["OPTIONS"].setdefault(
+        "init_command", "PRAGMA journal_mode=WAL; PRAGMA secure_delete=ON;"
+    )
 # Snapshots while a competition is on (judging/backups.py): every BACKUP_MINUTES (0 = off;
 # `make hall` uses 5), after each clock stop and finalise; the newest BACKUP_KEEP periodic
 # ones are kept.
 BACKUP_MINUTES = float(os.environ.get("BACKUP_MINUTES", "0") or 0)
 BACKUP_KEEP = int(os.environ.get("BACKUP_KEEP", "48"))
-BACKUP_DIR = Path(os.environ.get("BACKUP_DIR") or BASE_DIR / "var" / "backups")
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR") or VAR_DIR / "backups")
 BACKUP_CHECK_SECONDS = float(os.environ.get("BACKUP_CHECK_SECONDS", "30"))
 try:  # the app's version, which each tablet reports with its heartbeat
     from importlib.metadata import version as _package_version

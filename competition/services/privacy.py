@@ -8,7 +8,13 @@ from competition.audit import ERASED, audit_record
 from competition.errors import Refusal
 from competition.models import AuditEntry, Competition, ImportPreview, Member, Team
 
-__all__ = ["ERASED", "competition_erase_personal_data", "personal_data_erased", "scrub_text"]
+__all__ = [
+    "competition_erase_personal_data",
+    "erase_values",
+    "personal_data_erased",
+    "scrub_audit",
+    "scrub_text",
+]
 
 
 # Sent inside the erase's transaction with `competition` and `values` (every personal
@@ -74,6 +80,11 @@ def scrub_text(text: str, values) -> str:
     return text
 
 
+def scrub_audit(before, after, reason: str, values) -> tuple:
+    """One audit entry's before, after and reason without personal data."""
+    return _scrub(before, values), _scrub(after, values), scrub_text(reason, values)
+
+
 def erase_values(rows, audits) -> frozenset[str]:
     """The personal values to scrub from free text: members, adults, contacts, notes, and
     what the audit trail remembers of them; blanks and values shorter than 3 characters
@@ -120,8 +131,7 @@ def competition_erase_personal_data(*, competition: Competition, by) -> dict:
     teams.update(contact_name="", contact_email="", contact_phone="", notes="")
     scrubbed = 0
     for entry in entries:
-        before, after = _scrub(entry.before, values), _scrub(entry.after, values)
-        reason = scrub_text(entry.reason, values)
+        before, after, reason = scrub_audit(entry.before, entry.after, entry.reason, values)
         if (before, after, reason) != (entry.before, entry.after, entry.reason):
             AuditEntry.objects.filter(pk=entry.pk).update(before=before, after=after, reason=reason)
             scrubbed += 1

@@ -23,6 +23,8 @@ from competition.services.setup import (
     puzzle_update,
 )
 from competition.services.staff import (
+    judge_login_create,
+    judge_password_new,
     password_generate,
     staff_revoke,
     staff_token_issue,
@@ -63,6 +65,8 @@ __all__ = [
     "puzzle_sequence_set",
     "puzzle_update",
     # staff
+    "judge_login_create",
+    "judge_password_new",
     "password_generate",
     "staff_revoke",
     "staff_token_issue",

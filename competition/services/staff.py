@@ -14,11 +14,20 @@ from django.contrib.auth.password_validation import validate_password
 from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from knox.models import AuthToken
 
-from competition.roles import ROLES
+from competition.audit import audit_record
+from competition.roles import JUDGE, ROLES
 
-__all__ = ["password_generate", "staff_revoke", "staff_token_issue", "staff_upsert"]
+__all__ = [
+    "judge_login_create",
+    "judge_password_new",
+    "password_generate",
+    "staff_revoke",
+    "staff_token_issue",
+    "staff_upsert",
+]
 
 # Letters and digits that cannot be mistaken for one another on a printed slip.
 _SLIP_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -70,18 +79,66 @@ def _sessions_of(user) -> list[str]:
     return keys
 
 
-@transaction.atomic
-def staff_revoke(*, user, new_password: str | None = None) -> dict:
-    """A lost tablet: every API token and every logged-in session of `user` stop working,
-    and the password is replaced (with `new_password`, validated, or made unusable), so the
-    tablet and whoever holds the old slip are logged out for good."""
-    if new_password:
-        validate_password(new_password, user)
-        user.set_password(new_password)
-    else:
-        user.set_unusable_password()
-    user.save(update_fields=["password"])
+def _log_out_everywhere(user) -> dict:
     tokens, _ = AuthToken.objects.filter(user=user).delete()
     sessions = _sessions_of(user)
     Session.objects.filter(session_key__in=sessions).delete()
     return {"tokens": tokens, "sessions": len(sessions)}
+
+
+@transaction.atomic
+def staff_revoke(*, user, competition=None, by=None) -> dict:
+    """A lost tablet: every API token and every logged-in session of `user` stop working,
+    and the password can no longer log in, so neither the tablet nor whoever holds the
+    slip gets in again (the head judge makes a new password for a new slip)."""
+    user.set_unusable_password()
+    user.save(update_fields=["password"])
+    done = _log_out_everywhere(user)
+    if competition is not None:
+        audit_record(
+            competition=competition,
+            user=by,
+            action="staff_revoke",
+            after={"username": user.get_username(), **done},
+        )
+    return done
+
+
+@transaction.atomic
+def judge_login_create(*, competition, username: str, by, password: str = "") -> tuple:
+    """A judge's login from the control room: (user, password); a given password is
+    validated (ValidationError), else a strong one is made. The password is returned once,
+    for the slip; only its hash is kept."""
+    from django.core.exceptions import ValidationError
+
+    username = username.strip()
+    User = get_user_model()
+    if User.objects.filter(username__iexact=username).exists():
+        raise ValidationError(
+            _("There is already a login called “%(name)s”.") % {"name": username},
+            code="username_taken",
+        )
+    password = password or password_generate()
+    user, _created, _key = staff_upsert(username=username, role=JUDGE, password=password)
+    audit_record(
+        competition=competition, user=by, action="staff_create", after={"username": username}
+    )
+    return user, password
+
+
+@transaction.atomic
+def judge_password_new(*, competition, user, by) -> str:
+    """A new strong password for a judge's login, for a new slip: the old one (and every
+    tablet logged in with it) stops working."""
+    password = password_generate()
+    validate_password(password, user)
+    user.set_password(password)
+    user.save(update_fields=["password"])
+    done = _log_out_everywhere(user)
+    audit_record(
+        competition=competition,
+        user=by,
+        action="staff_password",
+        after={"username": user.get_username(), **done},
+    )
+    return password

@@ -110,3 +110,25 @@ def test_every_print_button_prints_and_the_policy_refuses_nothing(
             pressed += 1
     assert pressed >= len(PRINT_PAGES)
     assert refused == []
+
+
+def test_the_judges_page_makes_a_login_and_its_slip_at_tablet_size(
+    page, live_server, login, world, admin_user, shot
+):
+    """The head judge's judges page on a tablet (768×1024): a login made, its slip shown."""
+    page.set_viewport_size({"width": 768, "height": 1024})
+    login(page.context, admin_user)
+    page.goto(f"{live_server.url}/control/{world.slug}/judges/")
+    page.get_by_label("Brugernavn").fill("dommer-anne")
+    page.get_by_role("button", name="Opret login og seddel").click()
+    expect(page.locator(".slip-user")).to_have_text("dommer-anne")
+    expect(page.locator(".slip-password")).to_have_text(
+        __import__("re").compile(r"^[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}$")
+    )
+    expect(page.locator(".slip-qr svg")).to_be_visible()
+    shot(page, "slip")
+    page.goto(f"{live_server.url}/control/{world.slug}/judges/")
+    expect(page.get_by_role("cell", name="dommer-anne")).to_be_visible()
+    shot(page, "judges")
+    box = page.evaluate("document.documentElement.scrollWidth")
+    assert box <= 768  # nothing runs off the tablet sideways

@@ -525,6 +525,29 @@ def _compact_live() -> None:
             )
 
 
+def _scrub_logs(values: frozenset[str]) -> int:
+    """The logs in VAR_DIR (an access log written before query strings were left out held
+    the desk's searches) rewritten in place without the values, plain or URL-encoded; in
+    place, so gunicorn's open log (appending) goes on in the same file."""
+    from urllib.parse import quote, quote_plus
+
+    forms = set()
+    for value in values:
+        forms |= {value, quote(value), quote_plus(value), quote(value, safe="")}
+    scrubbed = 0
+    for path in sorted(Path(settings.VAR_DIR).glob("*.log")):
+        with open(path, "r+b") as handle:
+            data = handle.read()
+            text = data.decode("utf-8", errors="surrogateescape")
+            clean = scrub_text(text, forms)
+            if clean != text:
+                handle.seek(0)
+                handle.write(clean.encode("utf-8", errors="surrogateescape"))
+                handle.truncate()
+                scrubbed += 1
+    return scrubbed
+
+
 def erase_from_files(slug: str, values: frozenset[str]) -> dict:
     """After an erase has committed: the live database compacted, every SQLite snapshot
     scrubbed, and the erase noted beside them (a restore refuses what still holds it)."""
@@ -541,6 +564,10 @@ def erase_from_files(slug: str, values: frozenset[str]) -> dict:
                     done["refused"] += 1
             elif path.suffix == ".pgdump":
                 done["refused"] += 1
+    try:
+        done["logs"] = _scrub_logs(values)
+    except OSError:
+        logger.exception("could not scrub the logs after the erase")
     try:
         _compact_live()
     except Exception:

@@ -45,7 +45,7 @@ def running(competition, teams):
 @pytest.fixture
 def admin_token(db):
     return staff_upsert(
-        username="fuzz-admin", role="admin", password="pw-fuzz-admin-1", issue_token=True
+        username="fuzz-admin", role="admin", password="kaffe-og-brikker-77", issue_token=True
     )[2]
 
 

@@ -91,3 +91,39 @@ def test_the_first_start_login_has_a_password_the_validators_accept(settings, ca
     assert len(generated) == 1, printed
     assert admin.check_password(generated[0])
     validate_password(generated[0], admin)
+
+
+def test_make_run_then_make_hall_on_one_checkout_does_not_serve(tmp_path):
+    """The real sequence, in processes of their own on one database: `make run`'s migrate
+    and demo (DEBUG on), then `make hall`'s script (DEBUG off): it stops before serving
+    and says why."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.project.hall.server import ROOT, free_port
+
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY")},
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        "VAR_DIR": str(tmp_path),
+        "BACKUP_DIR": str(tmp_path / "backups"),
+        "PORT": str(free_port()),
+    }
+    dev = {**env, "DEBUG": "1"}
+    for command in (["migrate", "--noinput"], ["demo"]):
+        subprocess.run(
+            [sys.executable, "manage.py", *command], cwd=ROOT, env=dev, check=True, timeout=300
+        )
+    hall_run = subprocess.run(
+        [sys.executable, "-m", "config.hall"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert hall_run.returncode == 2, hall_run.stdout[-2000:] + hall_run.stderr[-2000:]
+    assert "make hall does not start" in hall_run.stderr
+    assert "admin" in hall_run.stderr and "demo --remove" in hall_run.stderr
+    assert "demo-admin" not in hall_run.stdout + hall_run.stderr  # never prints a password

@@ -127,3 +127,46 @@ def test_make_run_then_make_hall_on_one_checkout_does_not_serve(tmp_path):
     assert "make hall does not start" in hall_run.stderr
     assert "admin" in hall_run.stderr and "demo --remove" in hall_run.stderr
     assert "demo-admin" not in hall_run.stdout + hall_run.stderr  # never prints a password
+
+
+def test_the_readme_create_staff_works_on_a_hall_laptop(tmp_path):
+    """Issue 21 point 3: `python manage.py create_staff …` stopped with "SECRET_KEY must be
+    set" on a hall install; with the hall's secret key on disk it uses the hall's settings,
+    and the password is validated there too."""
+    import os
+    import subprocess
+    import sys
+
+    from config.hall import secret_key
+    from tests.project.hall.server import ROOT
+
+    secret_key(tmp_path / "secret_key")  # what the hall's first start leaves
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY")},
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        "VAR_DIR": str(tmp_path),
+    }
+
+    def create_staff(*args):
+        return subprocess.run(
+            [sys.executable, "manage.py", "create_staff", *args],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    subprocess.run(
+        [sys.executable, "-m", "config.hall", "manage", "migrate", "--noinput"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    made = create_staff("mette", "--role", "judge", "--password", "pusle-bord-17")
+    assert made.returncode == 0, made.stderr[-2000:]
+    assert made.stdout.strip().splitlines()[-1].startswith("token: ")
+    weak = create_staff("lars", "--role", "judge", "--password", "1")
+    assert weak.returncode != 0 and "password" in weak.stderr.lower()

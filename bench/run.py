@@ -181,7 +181,7 @@ def create_judges(count: int) -> list[str]:
     from competition.services import staff_upsert
 
     return [
-        staff_upsert(username=f"bench-judge-{i:02d}", role="judge")[2].key
+        staff_upsert(username=f"bench-judge-{i:02d}", role="judge", issue_token=True)[2]
         for i in range(1, count + 1)
     ]
 

@@ -7,6 +7,9 @@ from django.core.serializers.json import DjangoJSONEncoder
 
 from competition.models import AuditEntry
 
+# What stands where erase_personal_data removed a personal value (audit_text: in words).
+ERASED = "[erased]"
+
 
 def _plain(value: Any) -> Any:
     # JSONField needs plain JSON: dates and UUIDs become strings.

@@ -11,6 +11,7 @@ from django.utils.dateformat import format as date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from competition.audit import ERASED
 from competition.roles import user_roles
 from scoring.rules import format_hms
 
@@ -49,6 +50,9 @@ ACTION_LABELS = {
     "competition_finalise": gettext_lazy("Results made final"),
     "request_cancel": gettext_lazy("Tap undone on the tablet"),
     "personal_data_erase": gettext_lazy("Personal data erased"),
+    "staff_create": gettext_lazy("Judge login made"),
+    "staff_password": gettext_lazy("New password for a judge"),
+    "staff_revoke": gettext_lazy("Login revoked (lost tablet)"),
 }
 
 # Field names in before/after, as words.
@@ -66,6 +70,9 @@ FIELD_LABELS = {
     "disqualified_reason": gettext_lazy("Reason for disqualification"),
     "members": gettext_lazy("Members"),
     "slug": gettext_lazy("Short name"),
+    "username": gettext_lazy("Username"),
+    "tokens": gettext_lazy("API tokens revoked"),
+    "sessions": gettext_lazy("Sessions logged out"),
     "venue": gettext_lazy("Venue"),
     "starts_at": gettext_lazy("Planned start"),
     "duration_minutes": gettext_lazy("Duration"),
@@ -153,6 +160,8 @@ def missing_words(missing) -> str:
 
 
 def _members(value) -> str:
+    if value == ERASED or isinstance(value, str):  # erase_personal_data left its mark
+        return _("erased")
     if not value:
         return _("no members")
     words = []
@@ -182,6 +191,8 @@ def _puzzles(value) -> str:
 
 def value_words(key: str, value) -> str:
     """One before/after value in words."""
+    if value == ERASED:
+        return _("erased")
     if key == "members":
         return _members(value)
     if key == "puzzles":
@@ -324,6 +335,12 @@ def sentence(entry) -> str:
             "who": who,
             "n": after.get("members", 0),
         }
+    if a in ("staff_create", "staff_password", "staff_revoke"):
+        return {
+            "staff_create": _("%(who)s made the judge login “%(name)s”"),
+            "staff_password": _("%(who)s made a new password for “%(name)s”"),
+            "staff_revoke": _("%(who)s revoked “%(name)s” (lost tablet): logged out everywhere"),
+        }[a] % {"who": who, "name": after.get("username", "—")}
     return _("%(who)s made a change") % values
 
 

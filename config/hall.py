@@ -27,6 +27,9 @@ import sys
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# gunicorn's access log without the query string or the referring page: `?q=` of the desk's
+# search holds a child's name (DESIGN.md: logs never record a staff page's query string).
+ACCESS_LOG_FORMAT = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(B)s %(L)s'
 VIRTUAL = ("docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "tun", "tap", "wg", "lo")
 
 
@@ -81,9 +84,14 @@ def allowed_hosts(addrs: list[str], hostname: str, extra: str = "") -> list[str]
     return list(dict.fromkeys(names))
 
 
+def var_dir(environ) -> Path:
+    """The hall's own files (the secret key, the access log; the database by default)."""
+    return Path(environ.get("VAR_DIR") or BASE_DIR / "var")
+
+
 def secret_key(path: Path) -> str:
     """Created once (only the owner may read it), then read at every start."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
@@ -103,7 +111,7 @@ def hall_environment(environ: dict) -> dict:
         DJANGO_SETTINGS_MODULE="config.settings",
         DEBUG="0",
         SECURE_PROXY="0",  # plain http on the hall's Wi-Fi; no HTTPS redirect, no secure cookies
-        SECRET_KEY=environ.get("SECRET_KEY") or secret_key(BASE_DIR / "var" / "secret_key"),
+        SECRET_KEY=environ.get("SECRET_KEY") or secret_key(var_dir(environ) / "secret_key"),
         ALLOWED_HOSTS=",".join(
             allowed_hosts(addrs + [host], socket.gethostname(), environ.get("ALLOWED_HOSTS", ""))
         ),
@@ -129,7 +137,7 @@ def _banner(env: dict) -> None:
     from django.utils import timezone, translation
     from django.utils.translation import gettext as _
 
-    from competition.services import staff_upsert
+    from competition.services import password_generate, staff_upsert
 
     translation.activate(settings.LANGUAGE_CODE)
     base = env["PUBLIC_URL"]
@@ -157,7 +165,7 @@ def _banner(env: dict) -> None:
     if not user_model.objects.filter(is_superuser=True).exists() and not (
         user_model.objects.filter(groups__name="admin").exists()
     ):
-        password = secrets.token_urlsafe(9)
+        password = password_generate()
         staff_upsert(username="admin", role="admin", password=password)
         print(
             _("First start: log in as %(user)s with the password %(password)s (shown once).")
@@ -170,6 +178,43 @@ def _banner(env: dict) -> None:
     )
     print(_("Stop with Ctrl-C."))
     print(flush=True)
+
+
+def refusals() -> list[str]:
+    """Why the hall must not serve this database: logins whose password the README prints
+    (the demo's, after `make run` on the same checkout) and the demo competition."""
+    from competition.models import Competition
+    from competition.passwords import known_password_logins
+    from judging.management.commands.demo import DEMO_SLUG
+
+    found = []
+    logins = known_password_logins()
+    if logins:
+        found.append(
+            "These logins have a password the README prints (the demo's): "
+            + ", ".join(logins)
+            + ". Set new ones, e.g. `python -m config.hall manage create_staff "
+            + f"{logins[0]} --role admin --random-password` (each login with its role), "
+            + "or remove the demo: `python -m config.hall manage demo --remove`."
+        )
+    if Competition.objects.filter(slug=DEMO_SLUG).exists():
+        found.append(
+            f"The demo competition /{DEMO_SLUG}/ (make run) would be on the home page: "
+            "remove it with `python -m config.hall manage demo --remove`."
+        )
+    return found
+
+
+def _refuse(found: list[str]) -> None:
+    print("make hall does not start:", file=sys.stderr)
+    for reason in found:
+        print(f"  - {reason}", file=sys.stderr)
+    print(
+        "  (Or give the hall a database of its own: DATABASE_URL=sqlite:////path/hall.sqlite3 "
+        "make hall.)",
+        file=sys.stderr,
+    )
+    sys.exit(2)
 
 
 def _static_fingerprint() -> str:
@@ -199,6 +244,7 @@ def _collect_static(call_command) -> None:
 
 
 def main(argv: list[str]) -> None:
+    os.umask(0o077)  # every file the hall writes is its owner's alone, gunicorn's log too
     env = hall_environment(dict(os.environ))
     os.environ.update(env)
     sys.path.insert(0, str(BASE_DIR))
@@ -210,10 +256,22 @@ def main(argv: list[str]) -> None:
     import django
 
     django.setup()
+    from django.conf import settings
     from django.core.management import call_command
     from django.db import connections
 
+    from competition.private import private_dir, private_open, tighten
+
     call_command("migrate", interactive=False, verbosity=0)
+    found = refusals()
+    if found:
+        _refuse(found)
+    var = private_dir(var_dir(env))
+    for folder in (var, Path(settings.BACKUP_DIR)):
+        tighten(folder)  # files an older version (or umask 022) left readable
+    access_log = var / "hall-access.log"
+    private_open(access_log).close()
+    (BASE_DIR / "var").mkdir(exist_ok=True, mode=0o700)
     lock = BASE_DIR / "var" / ".collectstatic.lock"
     with open(lock, "a") as handle:  # two starts at once do not write the same files
         fcntl.flock(handle, fcntl.LOCK_EX)
@@ -235,7 +293,9 @@ def main(argv: list[str]) -> None:
         "--graceful-timeout",
         "10",
         "--access-logfile",
-        str(BASE_DIR / "var" / "hall-access.log"),
+        str(access_log),
+        "--access-logformat",
+        ACCESS_LOG_FORMAT,
     ]
     sys.stdout.flush()
     os.chdir(BASE_DIR)

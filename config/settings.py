@@ -54,7 +54,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",  # API tokens stored hashed (django-rest-knox)
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from our own static files, no CDN
     "django_htmx",
@@ -99,12 +99,20 @@ TEMPLATES = [
     },
 ]
 
+# Every file the app writes is its owner's alone (DESIGN.md "Personal data and the hall's
+# files"): the database and its -wal/-shm, backups, logs, the secret key, whatever the
+# umask the process was started with (competition/private.py).
+os.umask(0o077)
+
 # Databases: DATABASE_URL, else SQLite in var/. Persistent connections: measured 3.3x the
 # throughput of Django's default on a one-query view.
-(BASE_DIR / "var").mkdir(exist_ok=True)
+# VAR_DIR: where the app's own files live (default var/; `make hall` keeps its secret key
+# and access log there too).
+VAR_DIR = Path(os.environ.get("VAR_DIR") or BASE_DIR / "var")
+VAR_DIR.mkdir(parents=True, exist_ok=True, mode=0o700)
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'var' / 'db.sqlite3'}",
+        default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
         conn_health_checks=True,
     )
@@ -156,6 +164,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    {"NAME": "competition.passwords.KnownPasswordValidator"},  # the demo's, in the README
 ]
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
@@ -202,7 +211,7 @@ WHITENOISE_AUTOREFRESH = env_bool("WHITENOISE_AUTOREFRESH", DEBUG)
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "competition.auth.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     # JSON with DESIGN.md's limits (64 KB -> 413; too deep, not Unicode -> 400).
@@ -217,6 +226,10 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "competition.errors.api_exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
+# API tokens (`Authorization: Token KEY`): django-rest-knox keeps only a SHA-512 hash of
+# each key, so a stolen database or backup holds no working token. No expiry: a program
+# keeps its token until the head judge revokes it (the control room's judges page).
+REST_KNOX = {"TOKEN_TTL": None, "AUTH_HEADER_PREFIX": "Token"}
 SPECTACULAR_SETTINGS = {
     "TITLE": "Puslespil API",
     "DESCRIPTION": "The jigsaw-puzzle championship: competitions, teams, judging, standings.",
@@ -292,7 +305,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL: readers never wait for the writer, and a write waits (timeout above) instead of
     # failing with "database is locked". synchronous stays FULL: an answered tap survives a
     # power cut.
-    DATABASES["default"]["OPTIONS"].setdefault("init_command", "PRAGMA journal_mode=WAL;")
+    # secure_delete: a deleted or overwritten row (a member erased, a name corrected) is
+    # zeroed in the file, not left in a free page.
+    DATABASES["default"]["OPTIONS"].setdefault(
+        "init_command", "PRAGMA journal_mode=WAL; PRAGMA secure_delete=ON;"
+    )
     # The tests run on the hall's kind of database, a file in WAL mode with the busy timeout
     # above, never Django's default in-memory one: there the browser tests' live server shares
     # one connection with the test, and a write while it serves a page fails at once ("database
@@ -306,7 +323,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # ones are kept.
 BACKUP_MINUTES = float(os.environ.get("BACKUP_MINUTES", "0") or 0)
 BACKUP_KEEP = int(os.environ.get("BACKUP_KEEP", "48"))
-BACKUP_DIR = Path(os.environ.get("BACKUP_DIR") or BASE_DIR / "var" / "backups")
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR") or VAR_DIR / "backups")
 BACKUP_CHECK_SECONDS = float(os.environ.get("BACKUP_CHECK_SECONDS", "30"))
 try:  # the app's version, which each tablet reports with its heartbeat
     from importlib.metadata import version as _package_version

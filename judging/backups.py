@@ -16,6 +16,7 @@ log here would still be needed.
 """
 
 import fcntl
+import json
 import logging
 import os
 import re
@@ -33,6 +34,8 @@ from django.utils import timezone
 
 from competition.audit import audit_record
 from competition.models import Competition
+from competition.private import private_dir, private_file, private_open
+from competition.services.privacy import erase_values, scrub_audit, scrub_text
 from judging.models import Backup
 
 logger = logging.getLogger(__name__)
@@ -57,6 +60,21 @@ def backup_dir() -> Path:
     return Path(settings.BACKUP_DIR)
 
 
+# The tables a snapshot of this app has (restore refuses a file without them).
+APP_TABLES = frozenset(
+    {
+        "django_migrations",
+        "auth_user",
+        "competition_competition",
+        "competition_team",
+        "competition_member",
+        "judging_finish",
+        "judging_auditentry",
+    }
+)
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
 def _extension() -> str:
     if connection.vendor == "sqlite":
         return "sqlite3"
@@ -68,9 +86,8 @@ def _extension() -> str:
 @contextmanager
 def _locked(*, blocking: bool):
     """One snapshot at a time across the workers: an exclusive lock on BACKUP_DIR/.lock."""
-    folder = backup_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / ".lock", "a") as handle:
+    folder = private_dir(backup_dir())
+    with private_open(folder / ".lock") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
         except BlockingIOError:
@@ -159,6 +176,7 @@ def _snapshot_locked(reason: str) -> Backup:
         partial = target.with_name(target.name + ".partial")
         partial.unlink(missing_ok=True)
         _dump(partial)
+        private_file(partial)
         os.replace(partial, target)  # a half-written snapshot never carries a real name
         size = target.stat().st_size
         _rotate()
@@ -252,12 +270,9 @@ def restore(path: Path) -> Backup:
         raise BackupError(f"{path} does not exist")
     if path.suffix != "." + _extension():
         raise BackupError(f"{path.name} is not a .{_extension()} snapshot of this database")
+    check_snapshot(path)  # before anything is replaced
     if connection.vendor == "sqlite":
-        try:
-            source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-            source.execute("SELECT 1 FROM django_migrations LIMIT 1")
-        except sqlite3.DatabaseError as exc:
-            raise BackupError(f"{path.name} is not a snapshot of this app: {exc}") from exc
+        source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     before = snapshot("pre_restore")
     if not before.ok:
         raise BackupError(f"the database could not be saved first: {before.error}")
@@ -299,3 +314,279 @@ def restore(path: Path) -> Backup:
                 competition=competition, user=None, action="backup_restore", reason=path.name
             )
     return before
+
+
+# --- a snapshot is checked before it replaces anything ----------------------------------------
+def _check_sqlite(path: Path) -> None:
+    with open(path, "rb") as handle:
+        if handle.read(16) != SQLITE_HEADER:
+            raise BackupError(f"{path.name} is not an SQLite database")
+    try:
+        source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            problems = [row[0] for row in source.execute("PRAGMA integrity_check(20)")]
+            tables = {
+                row[0]
+                for row in source.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
+            erased = _still_personal_sqlite(source)
+        finally:
+            source.close()
+    except sqlite3.DatabaseError as exc:
+        raise BackupError(f"{path.name} is damaged: {exc}") from exc
+    if problems != ["ok"]:
+        raise BackupError(f"{path.name} is damaged: {'; '.join(problems)[:500]}")
+    missing = APP_TABLES - tables
+    if missing:
+        raise BackupError(
+            f"{path.name} is not a snapshot of this app (no {', '.join(sorted(missing))})"
+        )
+    if erased:
+        raise BackupError(
+            f"{path.name} still holds the personal data of {', '.join(erased)}, erased since: "
+            "it would bring them back"
+        )
+
+
+def _check_pgdump(path: Path) -> None:
+    try:
+        listing = subprocess.run(
+            ["pg_restore", "--list", str(path)], capture_output=True, text=True, timeout=120
+        )
+    except FileNotFoundError as exc:
+        raise BackupError("pg_restore is not installed") from exc
+    if listing.returncode != 0:
+        raise BackupError(f"{path.name} is damaged: {listing.stderr.strip()[-300:]}")
+    tables = set(re.findall(r" TABLE (?:DATA )?\S+ (\w+) ", listing.stdout))
+    missing = APP_TABLES - tables
+    if missing:
+        raise BackupError(
+            f"{path.name} is not a snapshot of this app (no {', '.join(sorted(missing))})"
+        )
+    ledger = erased_ledger()
+    taken = path.stat().st_mtime
+    older = sorted(slug for slug, at in ledger.items() if taken < at)
+    if older:
+        # A dump cannot be scrubbed in place: one taken before an erase is refused.
+        raise BackupError(
+            f"{path.name} was taken before the personal data of {', '.join(older)} was "
+            "erased: it would bring them back"
+        )
+
+
+def check_snapshot(path: Path) -> None:
+    """Refuse (BackupError) a file that is not a whole, undamaged snapshot of this app, or
+    one that would bring back personal data erased since (DESIGN.md "Personal data and the
+    hall's files")."""
+    path = Path(path)
+    if path.suffix == ".sqlite3":
+        _check_sqlite(path)
+    else:
+        _check_pgdump(path)
+
+
+# --- erase_personal_data reaches the files -------------------------------------------------
+LEDGER = "erased.json"
+
+
+def erased_ledger() -> dict[str, float]:
+    """{slug: when its personal data was erased} (BACKUP_DIR/erased.json): kept beside
+    the snapshots, so a restore of an old database still knows."""
+    try:
+        return {k: float(v) for k, v in json.loads((backup_dir() / LEDGER).read_text()).items()}
+    except (OSError, ValueError, AttributeError):
+        return {}
+
+
+def _ledger_add(slug: str) -> None:
+    ledger = erased_ledger()
+    ledger[slug] = time.time()
+    folder = private_dir(backup_dir())
+    partial = folder / (LEDGER + ".partial")
+    with private_open(partial, "w") as handle:
+        handle.truncate()
+        json.dump(ledger, handle)
+    os.replace(partial, folder / LEDGER)
+
+
+def _still_personal_sqlite(db: sqlite3.Connection) -> list[str]:
+    """The erased competitions (ledger) a snapshot still holds personal data of."""
+    found = []
+    for slug in erased_ledger():
+        try:
+            row = db.execute(
+                "SELECT EXISTS(SELECT 1 FROM competition_member m JOIN competition_team t "
+                "ON m.team_id = t.id JOIN competition_competition c ON t.competition_id = c.id "
+                "WHERE c.slug = ?) OR EXISTS(SELECT 1 FROM competition_team t "
+                "JOIN competition_competition c ON t.competition_id = c.id WHERE c.slug = ? "
+                "AND (t.contact_name != '' OR t.contact_email != '' OR t.contact_phone != '' "
+                "OR t.notes != ''))",
+                (slug, slug),
+            ).fetchone()
+        except sqlite3.DatabaseError:
+            continue  # another schema: the table check refuses it
+        if row and row[0]:
+            found.append(slug)
+    return found
+
+
+def _scrub_sqlite_db(db: sqlite3.Connection, slug: str, values: frozenset[str]) -> bool:
+    """erase_personal_data on a snapshot (plain SQL: its schema may be older)."""
+    row = db.execute("SELECT id FROM competition_competition WHERE slug = ?", (slug,)).fetchone()
+    if row is None:
+        return False
+    cid = (row[0],)
+    teams = "SELECT id FROM competition_team WHERE competition_id = ?"
+    rows = db.execute(
+        f"SELECT name, guardian FROM competition_member WHERE team_id IN ({teams})", cid
+    ).fetchall()
+    rows += db.execute(
+        "SELECT contact_name, contact_email, contact_phone, notes FROM competition_team "
+        "WHERE competition_id = ?",
+        cid,
+    ).fetchall()
+    audits = db.execute(
+        "SELECT id, before, after, reason FROM judging_auditentry WHERE competition_id = ? "
+        "AND action != 'personal_data_erase'",
+        cid,
+    ).fetchall()
+    parsed = [(i, json.loads(b) if b else b, json.loads(a) if a else a, r) for i, b, a, r in audits]
+    values = values | erase_values(rows, [(b, a) for _i, b, a, _r in parsed])
+    db.execute(f"DELETE FROM competition_member WHERE team_id IN ({teams})", cid)
+    db.execute(
+        "UPDATE competition_team SET contact_name = '', contact_email = '', contact_phone = '', "
+        "notes = '' WHERE competition_id = ?",
+        cid,
+    )
+    db.execute("DELETE FROM competition_importpreview WHERE competition_id = ?", cid)
+    for pk, before, after, reason in parsed:
+        before, after, reason = scrub_audit(before, after, reason, values)
+        db.execute(
+            "UPDATE judging_auditentry SET before = ?, after = ?, reason = ? WHERE id = ?",
+            (
+                None if before is None else json.dumps(before),
+                None if after is None else json.dumps(after),
+                reason,
+                pk,
+            ),
+        )
+    for table, columns in (
+        ("judging_warning", ("reason",)),
+        ("judging_objection", ("text", "note")),
+    ):
+        for pk, *texts in db.execute(
+            f"SELECT id, {', '.join(columns)} FROM {table} WHERE team_id IN ({teams})", cid
+        ).fetchall():
+            db.execute(
+                f"UPDATE {table} SET {', '.join(c + ' = ?' for c in columns)} WHERE id = ?",
+                (*(scrub_text(t or "", values) for t in texts), pk),
+            )
+    return True
+
+
+def _scrub_sqlite_snapshot(path: Path, slug: str, values: frozenset[str]) -> None:
+    """The snapshot is read into memory, scrubbed there and written anew (VACUUM INTO: no
+    free page keeps an erased row), then put in the old one's place."""
+    disk = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    memory = sqlite3.connect(":memory:")
+    try:
+        disk.backup(memory)
+        disk.close()
+        if not _scrub_sqlite_db(memory, slug, values):
+            return
+        memory.commit()
+        partial = path.with_name(path.name + ".scrub")
+        partial.unlink(missing_ok=True)
+        memory.execute("VACUUM INTO ?", (str(partial),))
+    finally:
+        disk.close()
+        memory.close()
+    private_file(partial)
+    os.replace(partial, path)
+
+
+def _compact_live() -> None:
+    """The live database keeps no erased row in a free page or in its write-ahead log."""
+    if connection.vendor == "sqlite":
+        if connection.is_in_memory_db():
+            return
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM")
+            for _attempt in range(20):
+                cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                if cursor.fetchone()[0] == 0:
+                    break
+                time.sleep(0.1)
+    elif connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "VACUUM FULL competition_member, competition_team, competition_importpreview, "
+                "judging_auditentry, judging_warning, judging_objection"
+            )
+
+
+def _scrub_logs(values: frozenset[str]) -> int:
+    """The logs in VAR_DIR (an access log written before query strings were left out held
+    the desk's searches) rewritten in place without the values, plain or URL-encoded; in
+    place, so gunicorn's open log (appending) goes on in the same file."""
+    from urllib.parse import quote, quote_plus
+
+    forms = set()
+    for value in values:
+        forms |= {value, quote(value), quote_plus(value), quote(value, safe="")}
+    scrubbed = 0
+    for path in sorted(Path(settings.VAR_DIR).glob("*.log")):
+        with open(path, "r+b") as handle:
+            data = handle.read()
+            text = data.decode("utf-8", errors="surrogateescape")
+            clean = scrub_text(text, forms)
+            if clean != text:
+                handle.seek(0)
+                handle.write(clean.encode("utf-8", errors="surrogateescape"))
+                handle.truncate()
+                scrubbed += 1
+    return scrubbed
+
+
+def erase_from_files(slug: str, values: frozenset[str]) -> dict:
+    """After an erase has committed: the live database compacted, every SQLite snapshot
+    scrubbed, and the erase noted beside them (a restore refuses what still holds it)."""
+    done = {"scrubbed": 0, "refused": 0}
+    with _locked(blocking=True):
+        _ledger_add(slug)
+        for path in sorted(backup_dir().iterdir()):
+            if path.suffix == ".sqlite3" and path.is_file():
+                try:
+                    _scrub_sqlite_snapshot(path, slug, values)
+                    done["scrubbed"] += 1
+                except sqlite3.DatabaseError:
+                    logger.exception("could not scrub %s: a restore refuses it", path.name)
+                    done["refused"] += 1
+            elif path.suffix == ".pgdump":
+                done["refused"] += 1
+    try:
+        done["logs"] = _scrub_logs(values)
+    except OSError:
+        logger.exception("could not scrub the logs after the erase")
+    try:
+        _compact_live()
+    except Exception:
+        logger.exception("the database could not be compacted after the erase")
+    return done
+
+
+def after_erase(sender, competition, values, **kwargs) -> None:
+    """personal_data_erased (inside the erase's transaction): judging's free texts now, the
+    files once it has committed."""
+    from judging.models import Objection, Warning
+
+    for warning in Warning.objects.filter(team__competition=competition):
+        reason = scrub_text(warning.reason, values)
+        if reason != warning.reason:
+            Warning.objects.filter(pk=warning.pk).update(reason=reason)
+    for objection in Objection.objects.filter(team__competition=competition):
+        text, note = scrub_text(objection.text, values), scrub_text(objection.note, values)
+        if (text, note) != (objection.text, objection.note):
+            Objection.objects.filter(pk=objection.pk).update(text=text, note=note)
+    slug = competition.slug
+    transaction.on_commit(lambda: erase_from_files(slug, values))

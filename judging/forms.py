@@ -52,6 +52,25 @@ class UnlockForm(forms.Form):
     ip_address = forms.GenericIPAddressField(required=False)
 
 
+class JudgeLoginForm(forms.Form):
+    """A judge's login from the control room: the password is checked by the service
+    (Django's validators); left empty, a strong one is made."""
+
+    username = forms.RegexField(
+        label=gettext_lazy("Username"),
+        regex=r"^[\w.@+-]+\Z",
+        max_length=150,
+        error_messages={"invalid": gettext_lazy("Letters, digits and . @ + - _ only.")},
+    )
+    password = forms.CharField(
+        label=gettext_lazy("Password (empty: a strong one is made)"),
+        required=False,
+        max_length=128,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+
 # --- entering a paper sheet in the control room (issue 13) ----------------------------------
 class PaperFinishForm(forms.Form):
     puzzle = forms.IntegerField(min_value=1, max_value=10_000, widget=forms.HiddenInput)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from judging.views_control import audit, clock, hall, logins, objections, room, teams
+from judging.views_control import audit, clock, hall, judges, logins, objections, room, teams
 
 app_name = "control"
 urlpatterns = [
@@ -16,6 +16,10 @@ urlpatterns = [
     path("<slug:slug>/audit.csv", audit.audit_csv, name="audit_csv"),
     path("<slug:slug>/logins/", logins.logins, name="logins"),
     path("<slug:slug>/logins/unlock", logins.unlock, name="unlock"),
+    path("<slug:slug>/judges/", judges.judges, name="judges"),
+    path("<slug:slug>/judges/slips/", judges.slips, name="judge_slips"),
+    path("<slug:slug>/judges/<id:pk>/password", judges.password_new, name="judge_password"),
+    path("<slug:slug>/judges/<id:pk>/revoke", judges.revoke, name="judge_revoke"),
     path("<slug:slug>/hall/", hall.hall_fragment, name="hall"),
     path("<slug:slug>/join/", hall.join_sheet, name="join"),
     path(

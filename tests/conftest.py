@@ -6,7 +6,7 @@ from rest_framework.test import APIClient
 from competition.models import Competition
 from competition.services import staff_upsert
 from tests.ci_no_skips import pytest_runtest_makereport  # noqa: F401  (CI: no skips)
-from tests.factories import CompetitionFactory, PuzzleFactory, TeamFactory
+from tests.factories import STAFF_PASSWORD, CompetitionFactory, PuzzleFactory, TeamFactory
 
 
 @pytest.fixture(autouse=True)
@@ -29,7 +29,7 @@ def make_user(db):
 
         if role is None:
             return get_user_model().objects.create_user(username or "nobody", password="x")
-        user, _, _ = staff_upsert(username=username or role, role=role, password="pw-" + role)
+        user, _, _ = staff_upsert(username=username or role, role=role, password=STAFF_PASSWORD)
         return user
 
     return make

@@ -56,3 +56,7 @@ class MemberFactory(factory.django.DjangoModelFactory):
 
     team = factory.SubFactory(TeamFactory)
     name = factory.Sequence(lambda n: f"Pusler {n}")
+
+
+# The staff fixtures' password: one Django's validators accept (every login is validated).
+STAFF_PASSWORD = "kaffe-og-kanter-26"

@@ -22,7 +22,14 @@ from competition.services.setup import (
     puzzle_sequence_set,
     puzzle_update,
 )
-from competition.services.staff import staff_upsert
+from competition.services.staff import (
+    judge_login_create,
+    judge_password_new,
+    password_generate,
+    staff_revoke,
+    staff_token_issue,
+    staff_upsert,
+)
 from competition.services.teams import (
     members_clean,
     next_free_table,
@@ -58,6 +65,11 @@ __all__ = [
     "puzzle_sequence_set",
     "puzzle_update",
     # staff
+    "judge_login_create",
+    "judge_password_new",
+    "password_generate",
+    "staff_revoke",
+    "staff_token_issue",
     "staff_upsert",
     # teams
     "members_clean",

@@ -1,23 +1,58 @@
-"""Staff users: a judge, a desk volunteer or the head judge (admin), each with one role."""
+"""Staff users: a judge, a desk volunteer or the head judge (admin), each with one role.
+
+Every way of making a login (create_staff, `make hall`'s first start, the control room's
+judges page) comes here, and every password is checked by Django's validators
+(AUTH_PASSWORD_VALIDATORS). API tokens are django-rest-knox's: only a hash is stored, so
+the key is shown once, when it is made, and a stolen database or backup holds no key.
+"""
+
+import secrets
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.contrib.auth.password_validation import validate_password
+from django.contrib.sessions.models import Session
 from django.db import transaction
-from rest_framework.authtoken.models import Token
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from knox.models import AuthToken
 
-from competition.roles import ROLES
+from competition.audit import audit_record
+from competition.roles import JUDGE, ROLES
 
-__all__ = ["staff_upsert"]
+__all__ = [
+    "judge_login_create",
+    "judge_password_new",
+    "password_generate",
+    "staff_revoke",
+    "staff_token_issue",
+    "staff_upsert",
+]
+
+# Letters and digits that cannot be mistaken for one another on a printed slip.
+_SLIP_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 
 
-def staff_upsert(*, username: str, role: str, password: str | None = None):
-    """Create or update a staff user with exactly one role; returns (user, created, token)."""
+def password_generate() -> str:
+    """A strong password a judge can type from a slip: 'hkx7-9mqa-3tpe' (about 71 bits)."""
+    groups = ("".join(secrets.choice(_SLIP_ALPHABET) for _ in range(4)) for _ in range(3))
+    return "-".join(groups)
+
+
+def staff_upsert(
+    *, username: str, role: str, password: str | None = None, issue_token: bool = False
+):
+    """Create or update a staff user with exactly one role; returns (user, created, key):
+    `key` is a new API token's key (shown once) when `issue_token`, else None.
+
+    A password Django's validators refuse raises ValidationError and writes nothing."""
     if role not in ROLES:
         raise ValueError(f"unknown role {role!r}")
     User = get_user_model()
     with transaction.atomic():
         user, created = User.objects.get_or_create(username=username)
         if password:
+            validate_password(password, user)  # rolls the new user back when refused
             user.set_password(password)
         elif created:
             user.set_unusable_password()
@@ -25,5 +60,85 @@ def staff_upsert(*, username: str, role: str, password: str | None = None):
         user.save()
         user.groups.remove(*Group.objects.filter(name__in=ROLES).exclude(name=role))
         user.groups.add(Group.objects.get_or_create(name=role)[0])
-        token, _ = Token.objects.get_or_create(user=user)
-    return user, created, token
+        key = staff_token_issue(user=user) if issue_token else None
+    return user, created, key
+
+
+def staff_token_issue(*, user) -> str:
+    """A new API token for `user` (`Authorization: Token KEY`); only its hash is kept."""
+    _instance, key = AuthToken.objects.create(user=user, expiry=None)
+    return key
+
+
+def _sessions_of(user) -> list[str]:
+    """The keys of the sessions `user` is logged in with (Django keeps no index of them)."""
+    keys = []
+    for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator():
+        if str(session.get_decoded().get("_auth_user_id")) == str(user.pk):
+            keys.append(session.session_key)
+    return keys
+
+
+def _log_out_everywhere(user) -> dict:
+    tokens, _ = AuthToken.objects.filter(user=user).delete()
+    sessions = _sessions_of(user)
+    Session.objects.filter(session_key__in=sessions).delete()
+    return {"tokens": tokens, "sessions": len(sessions)}
+
+
+@transaction.atomic
+def staff_revoke(*, user, competition=None, by=None) -> dict:
+    """A lost tablet: every API token and every logged-in session of `user` stop working,
+    and the password can no longer log in, so neither the tablet nor whoever holds the
+    slip gets in again (the head judge makes a new password for a new slip)."""
+    user.set_unusable_password()
+    user.save(update_fields=["password"])
+    done = _log_out_everywhere(user)
+    if competition is not None:
+        audit_record(
+            competition=competition,
+            user=by,
+            action="staff_revoke",
+            after={"username": user.get_username(), **done},
+        )
+    return done
+
+
+@transaction.atomic
+def judge_login_create(*, competition, username: str, by, password: str = "") -> tuple:
+    """A judge's login from the control room: (user, password); a given password is
+    validated (ValidationError), else a strong one is made. The password is returned once,
+    for the slip; only its hash is kept."""
+    from django.core.exceptions import ValidationError
+
+    username = username.strip()
+    User = get_user_model()
+    if User.objects.filter(username__iexact=username).exists():
+        raise ValidationError(
+            _("There is already a login called “%(name)s”.") % {"name": username},
+            code="username_taken",
+        )
+    password = password or password_generate()
+    user, _created, _key = staff_upsert(username=username, role=JUDGE, password=password)
+    audit_record(
+        competition=competition, user=by, action="staff_create", after={"username": username}
+    )
+    return user, password
+
+
+@transaction.atomic
+def judge_password_new(*, competition, user, by) -> str:
+    """A new strong password for a judge's login, for a new slip: the old one (and every
+    tablet logged in with it) stops working."""
+    password = password_generate()
+    validate_password(password, user)
+    user.set_password(password)
+    user.save(update_fields=["password"])
+    done = _log_out_everywhere(user)
+    audit_record(
+        competition=competition,
+        user=by,
+        action="staff_password",
+        after={"username": user.get_username(), **done},
+    )
+    return password

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import IntegrityError, transaction
-from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 
 from competition.models import Competition, Member, Team
 from competition.roles import has_role
@@ -91,16 +91,55 @@ def test_create_staff_creates_user_with_role_and_prints_token_last():
     user = get_user_model().objects.get(username="mette")
     assert has_role(user, "judge") and not has_role(user, "desk")
     assert user.check_password("hemmelig-1")
-    assert out.getvalue().strip().splitlines()[-1] == f"token: {Token.objects.get(user=user).key}"
+    last = out.getvalue().strip().splitlines()[-1]
+    assert last.startswith("token: ")
+    key = last.removeprefix("token: ")
+    api = APIClient(HTTP_AUTHORIZATION=f"Token {key}")
+    assert api.get("/api/v1/competitions/").wsgi_request.user == user
 
-    # Again with another role: updated, one role only, the same token.
+    # Again with another role: updated, one role only, the password kept; a new token
+    # (the first is shown only once: it is stored as a hash).
     out2 = StringIO()
     call_command("create_staff", "mette", "--role", "desk", stdout=out2)
-    user.refresh_from_db()
     user = get_user_model().objects.get(username="mette")
     assert has_role(user, "desk") and not has_role(user, "judge")
     assert user.check_password("hemmelig-1")
-    assert out2.getvalue().strip().splitlines()[-1] == out.getvalue().strip().splitlines()[-1]
+    key2 = out2.getvalue().strip().splitlines()[-1].removeprefix("token: ")
+    assert key2 != key
+    assert (
+        APIClient(HTTP_AUTHORIZATION=f"Token {key2}").get("/api/v1/competitions/").status_code
+        == 200
+    )
+    assert APIClient(HTTP_AUTHORIZATION="Token x" + key2[1:]).get(
+        "/api/v1/competitions/"
+    ).status_code in (401, 403)
+
+
+@pytest.mark.django_db
+def test_no_table_of_the_database_holds_a_token_key():
+    """Issue 20: a stolen database (or backup) holds no working token: only a hash."""
+    from django.db import connection
+
+    out = StringIO()
+    call_command("create_staff", "chef", "--role", "admin", stdout=out)
+    key = out.getvalue().strip().splitlines()[-1].removeprefix("token: ")
+    with connection.cursor() as cursor:
+        for table in connection.introspection.table_names():
+            cursor.execute(f'SELECT * FROM "{table}"')
+            for row in cursor.fetchall():
+                assert not any(key in str(value) for value in row), table
+    assert "authtoken_token" not in connection.introspection.table_names()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("password", ["1", "mette123", "password", "12345678901"])
+def test_create_staff_refuses_a_weak_password_and_makes_no_login(password):
+    """Issue 20 point 6: `create_staff chef2 --role admin --password 1` made a login."""
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="password"):
+        call_command("create_staff", "mette", "--role", "admin", "--password", password)
+    assert not get_user_model().objects.filter(username="mette").exists()
 
 
 @pytest.mark.django_db

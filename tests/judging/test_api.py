@@ -105,10 +105,9 @@ def test_roles_on_clock_start_count_and_reinstate(
 
 
 def test_token_auth(running, teams, judge, api):
-    from rest_framework.authtoken.models import Token
+    from competition.services import staff_token_issue
 
-    token = Token.objects.get(user=judge)
-    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    api.credentials(HTTP_AUTHORIZATION=f"Token {staff_token_issue(user=judge)}")
     response = api.post(f"{BASE}/finishes/", {"team": teams[0].pk, "puzzle": 1}, format="json")
     assert response.status_code == 201
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from competition.models import AuditEntry, Competition, Member, Puzzle, Team
 from judging.models import Backup, Count, Finish, Objection, RequestId, Tablet, Warning
-from tests.factories import MemberFactory
+from tests.factories import STAFF_PASSWORD, MemberFactory
 
 COMPETITION_APPS = {"competition", "judging"}
 EXPECTED = {
@@ -148,7 +148,7 @@ def test_the_admin_role_logs_into_the_admin_with_its_password(client, admin_user
     admin_user.save()
     response = client.post(
         "/admin/login/?next=/admin/",
-        {"username": admin_user.username, "password": "pw-admin", "next": "/admin/"},
+        {"username": admin_user.username, "password": STAFF_PASSWORD, "next": "/admin/"},
     )
     assert response.status_code == 302, response.content.decode()[:500]
     assert client.get("/admin/competition/puzzle/").status_code == 200

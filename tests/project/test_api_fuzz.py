@@ -44,7 +44,9 @@ def running(competition, teams):
 
 @pytest.fixture
 def admin_token(db):
-    return staff_upsert(username="fuzz-admin", role="admin", password="pw-fuzz-admin-1")[2].key
+    return staff_upsert(
+        username="fuzz-admin", role="admin", password="kaffe-og-brikker-77", issue_token=True
+    )[2]
 
 
 schema = schemathesis.pytest.from_fixture("api_schema")

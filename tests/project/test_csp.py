@@ -10,6 +10,13 @@ from django.contrib.auth import get_user_model
 
 from judging.models import Count, Finish, Objection
 from tests.factories import PuzzleFactory
+from tests.project import test_privacy as privacy
+
+
+@pytest.fixture
+def privacy_world(db):
+    """tests/project/test_privacy.py's world: every object a route names has one id."""
+    return privacy.build_world()
 
 
 class InlineFinder(HTMLParser):
@@ -108,6 +115,7 @@ def pages(world):
 
 @pytest.mark.django_db
 def test_every_page_has_the_policy_and_nothing_inline_it_would_block(client, world):
+    """The pages an earlier hand-written list named, with the world above."""
     problems = {}
     for role, path, headers in pages(world):
         client.logout()
@@ -123,6 +131,51 @@ def test_every_page_has_the_policy_and_nothing_inline_it_would_block(client, wor
         if found:
             problems[f"{role or 'anonymous'} {path}"] = found
     assert problems == {}, "\n".join(f"{k}: {v}" for k, v in problems.items())
+
+
+# Pages the walk must have rendered (200) for the role: the print sheets whose buttons the
+# policy blocked (issue 20 point 7) among them, proof that it read more than refusals.
+RENDERED = {
+    "judge": [f"/judge/{privacy.SLUG}/", f"/judge/{privacy.SLUG}/sheets/"],
+    "desk": [f"/desk/{privacy.SLUG}/", f"/desk/{privacy.SLUG}/cards/"],
+    "admin": [
+        f"/control/{privacy.SLUG}/",
+        f"/control/{privacy.SLUG}/join/",
+        f"/control/{privacy.SLUG}/judges/",
+        f"/control/{privacy.SLUG}/judges/slips/",
+        f"/desk/{privacy.SLUG}/official/",
+    ],
+}
+
+
+@pytest.mark.parametrize("role", ["anonymous", "judge", "desk", "admin", "superuser"])
+def test_no_route_for_any_role_has_an_inline_handler_or_script(client, privacy_world, role):
+    """Every route the URL resolver knows (as tests/project/test_privacy.py walks them),
+    as every role, plain and as htmx asks: no `on*=` attribute, no inline script, no
+    inline style, and the policy on every HTML answer (issue 20 "What it must do" 3)."""
+    _competition, _team, _other, users = privacy_world
+    if role == "superuser":
+        users["superuser"] = get_user_model().objects.create_superuser(
+            "chef-csp", password="chef-kodeord-26"
+        )
+    if users[role] is not None:
+        client.force_login(users[role])
+    problems, statuses = {}, {}
+    for path in privacy.every_path():
+        for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
+            response = client.get(path, **headers)
+            assert response.status_code < 500, (path, headers, response.status_code)
+            statuses[(path, bool(headers))] = response.status_code
+            if "html" not in response.get("Content-Type", ""):
+                continue
+            policy = response.get("Content-Security-Policy", "")
+            assert "script-src 'self'" in policy and "unsafe-inline" not in policy, path
+            found = inline_parts(response.content.decode())
+            if found:
+                problems[f"{path} {headers}"] = found
+    assert problems == {}, "\n".join(f"{k}: {v}" for k, v in problems.items())
+    for path in RENDERED.get(role, []):
+        assert statuses[(path, False)] == 200, (role, path, statuses[(path, False)])
 
 
 @pytest.mark.django_db

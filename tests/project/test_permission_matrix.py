@@ -315,6 +315,18 @@ ROUTES = [
     ("POST", f"/control/{S}/logins/unlock", {"username": "m-judge"}, ONLY_ADMIN, 302),
     ("GET", f"/control/{S}/hall/", None, ONLY_ADMIN, 200),
     ("GET", f"/control/{S}/join/", None, ONLY_ADMIN, 200),
+    ("GET", f"/control/{S}/judges/", None, ONLY_ADMIN, 200),
+    (
+        "POST",
+        f"/control/{S}/judges/",
+        {"username": "ny-dommer", "password": "pusle-bord-17"},
+        ONLY_ADMIN,
+        200,
+    ),
+    ("GET", f"/control/{S}/judges/slips/", None, ONLY_ADMIN, 200),
+    ("POST", f"/control/{S}/judges/slips/", {}, ONLY_ADMIN, 200),
+    ("POST", f"/control/{S}/judges/{{judge}}/password", {}, ONLY_ADMIN, 200),
+    ("POST", f"/control/{S}/judges/{{judge}}/revoke", {}, ONLY_ADMIN, 302),
     (
         "POST",
         f"/control/{S}/teams/{{team2}}/paper/finish",
@@ -353,7 +365,7 @@ def world(competition, teams):
     )
     objection = Objection.objects.create(team=teams[0], finish=finish, text="for sent")
     users = {
-        role: staff_upsert(username=f"m-{role}", role=role, password="pw-x-1")[0]
+        role: staff_upsert(username=f"m-{role}", role=role, password="matrix-kodeord-7")[0]
         for role in (JUDGE, DESK, ADMIN)
     }
     users[ANON] = None
@@ -365,6 +377,7 @@ def world(competition, teams):
         "count": count.pk,
         "objection": objection.pk,
         "request": "5f0c2b1e-8d4a-4c3e-9a6b-2d7e1f0a9b3c",
+        "judge": users[JUDGE].pk,
     }
     return users, ids
 
@@ -485,6 +498,7 @@ def test_every_staff_and_api_route_is_in_the_matrix():
         .replace("{finish}", "<int>")
         .replace("{count}", "<int>")
         .replace("{objection}", "<int>")
+        .replace("{judge}", "<int>")
         .replace("{request}", "<uuid>")
         for p in listed
     }

@@ -56,6 +56,10 @@ def leaks(content: bytes) -> list[str]:
 
 @pytest.fixture
 def world(db):
+    return build_world()
+
+
+def build_world():
     """Time is up (the clock ran 3 of the 4 hours ago). The team with the personal data
     finished puzzle 1 (one lone piece missing), was counted on puzzle 2, warned, and
     objected; another team finished nothing. Everything of it has the id `ID`."""
@@ -92,7 +96,7 @@ def world(db):
     Objection.objects.create(pk=ID, team=team, finish=finish, text="Tiden er forkert")
     competition.bump_standings()
     users = {
-        role: staff_upsert(username=f"p-{role}", role=role, password="pw-p-1")[0]
+        role: staff_upsert(username=f"p-{role}", role=role, password="privat-kodeord-7")[0]
         for role in ("judge", "desk", "admin")
     }
     users["anonymous"] = None

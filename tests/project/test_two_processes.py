@@ -96,7 +96,9 @@ def test_a_finish_through_one_process_is_served_by_the_other(two_servers, compet
     a, b = two_servers
     competition.started_at = timezone.now() - timedelta(minutes=40)
     competition.save()
-    _, _, token = staff_upsert(username="mette", role="judge", password="pw-judge-1")
+    _, _, token = staff_upsert(
+        username="mette", role="judge", password="pw-judge-1", issue_token=True
+    )
     standings = f"/api/v1/competitions/{competition.slug}/standings"
 
     status, before = _request(b + standings)
@@ -108,7 +110,7 @@ def test_a_finish_through_one_process_is_served_by_the_other(two_servers, compet
         a + f"/api/v1/competitions/{competition.slug}/finishes/",
         method="POST",
         body={"team": teams[1].pk, "puzzle": 1, "missing": [1]},
-        token=token.key,
+        token=token,
     )
     assert status == 201, finish
 

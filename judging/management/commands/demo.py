@@ -10,15 +10,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from competition.models import Competition, Member, Puzzle, Team
+from competition.passwords import DEMO_LOGINS, KNOWN_PASSWORDS
 from competition.services import staff_upsert
 
 DEMO_SLUG = "demo-dm"
 DEMO_NAME = "Demo-DM i puslespil"
-DEMO_LOGINS = (
-    ("judge", "demo-judge", "judge"),
-    ("desk", "demo-desk", "desk"),
-    ("admin", "demo-admin", "admin"),
-)
 
 TEAM_NAMES = [
     "Kantsøgerne",
@@ -174,7 +170,17 @@ class Command(BaseCommand):
             help="Real seconds the --live competition takes (default 180).",
         )
 
-    def handle(self, *args, live, seconds, **options):
+        parser.add_argument(
+            "--remove",
+            action="store_true",
+            help="Delete the demo competition and every login that still has a demo password "
+            "(before `make hall` on a checkout that ran `make run`).",
+        )
+
+    def handle(self, *args, live, seconds, remove=False, **options):
+        if remove:
+            self.remove()
+            return
         if not settings.DEBUG:
             self.stderr.write("DEBUG is off: no demo logins with known passwords are made.")
         else:
@@ -192,3 +198,16 @@ class Command(BaseCommand):
             from judging.demo_live import play
 
             play(slug=DEMO_SLUG, seconds=seconds, out=self.stdout)
+
+    @transaction.atomic
+    def remove(self):
+        deleted, _ = Competition.objects.filter(slug=DEMO_SLUG).delete()
+        gone = []
+        for user in get_user_model().objects.order_by("username"):
+            if user.has_usable_password() and any(user.check_password(p) for p in KNOWN_PASSWORDS):
+                user.delete()
+                gone.append(user.username)
+        self.stdout.write(
+            f"Removed the demo competition ({'yes' if deleted else 'none found'}) and the "
+            f"logins with a demo password: {', '.join(gone) or 'none'}."
+        )

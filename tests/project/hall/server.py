@@ -38,9 +38,13 @@ for position, pieces in enumerate((500, 1000, 1000), start=1):
     Puzzle.objects.create(competition=c, position=position, pieces=pieces, title=f"M {position}")
 for table in range(1, 25):
     Team.objects.create(competition=c, name=f"Hold {table}", table=table)
-_, _, judge = staff_upsert(username="dommer", role="judge", password="hall-judge-pw-1")
-_, _, admin = staff_upsert(username="chef", role="admin", password="hall-admin-pw-1")
-print(json.dumps({"judge": judge.key, "admin": admin.key}))
+_, _, judge = staff_upsert(
+    username="dommer", role="judge", password="hall-judge-pw-1", issue_token=True
+)
+_, _, admin = staff_upsert(
+    username="chef", role="admin", password="hall-admin-pw-1", issue_token=True
+)
+print(json.dumps({"judge": judge, "admin": admin}))
 """
 
 

@@ -189,15 +189,16 @@ def check_clock_time(elapsed_seconds: int, *, now: int, end: int, tolerance: int
     """R10: a time given with a finish (a tap taken on a device, a time from paper) lies
     neither after the clock's `end` nor later than its `now` (all in seconds since the
     start); up to `tolerance` seconds ahead of `now` is `now` (a tablet's clock may run a
-    little ahead). Returns the time."""
+    little ahead), also in the last seconds before the end: while the clock still runs
+    (`now` <= `end`) such a tap is never `after_end`. Returns the time."""
     if elapsed_seconds < 0:
         raise RuleViolation("negative_time", f"A time cannot be negative ({elapsed_seconds}).")
+    if now < elapsed_seconds <= now + tolerance and now <= end:
+        return now
     if elapsed_seconds > end:
         raise RuleViolation(
             "after_end", f"{format_hms(elapsed_seconds)} is after the end ({format_hms(end)})."
         )
-    if now < elapsed_seconds <= now + tolerance:
-        return now
     if elapsed_seconds > now:
         raise RuleViolation(
             "in_future",

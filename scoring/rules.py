@@ -172,6 +172,28 @@ def check_next_position(finished: int, position: int) -> int:
     return position
 
 
+def check_new_position(positions: Sequence[int], position: int) -> int:
+    """R7: a puzzle added to the sequence `positions` goes at 1..N+1 (N puzzles), never past
+    the end with a gap before it; returns the position."""
+    if position < 1 or position > len(positions) + 1:
+        raise RuleViolation(
+            "puzzle_sequence",
+            f"Puzzle {position} would leave a gap: the sequence has {len(positions)} puzzles, "
+            f"so the next is {len(positions) + 1}.",
+        )
+    return position
+
+
+def check_puzzle_sequence(positions: Sequence[int]) -> None:
+    """R7: the sequence is exactly the positions 1..N (no gap, no double): the clock starts
+    only over such a sequence (a setup may pass through a gap while it moves puzzles)."""
+    if sorted(positions) != list(range(1, len(positions) + 1)):
+        raise RuleViolation(
+            "puzzle_sequence",
+            f"The puzzles must be positions 1..{len(positions)}, not {sorted(positions)}.",
+        )
+
+
 def check_finish_time(elapsed_seconds: int, *, after: int = 0, before: int | None = None) -> int:
     """R5, R7: a finish time not below 0, not earlier than the finish before it (`after`)
     and not later than the finish after it (`before`, when a time is corrected)."""

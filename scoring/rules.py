@@ -394,6 +394,14 @@ def standings(puzzles: Sequence[Puzzle], sheets: Sequence[Sheet]) -> list[Standi
     return out
 
 
+def next_place(places: Sequence[int], at: int) -> int:
+    """The prize-giving reveal goes up through the places that exist: after place `at`, the
+    nearest rank above it among `places` (the ranks of the standings; shared ranks skip, so
+    ranks 1, 1, 3 go 3, then 1). 1 when there is none."""
+    higher = [place for place in places if place is not None and place < at]
+    return max(higher, default=1)
+
+
 def _check_puzzles(puzzles: Sequence[Puzzle]) -> dict[int, Puzzle]:
     by_position = {p.position: p for p in puzzles}
     if len(by_position) != len(puzzles) or set(by_position) != set(range(1, len(puzzles) + 1)):

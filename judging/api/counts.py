@@ -126,7 +126,6 @@ class CountDetailView(CompetitionAPIView):
         count = get_object_or_404(Count, pk=pk, team__competition__slug=slug)
         data = self.read(CountPatchSerializer)
         count = count_correct(count=count, by=request.user, **data)
-        count = Count.objects.select_related("puzzle", "registered_by").get(pk=count.pk)
         return Response(CountOutSerializer(count).data)
 
 
@@ -155,7 +154,6 @@ class CountConfirmView(CompetitionAPIView):
             request_id=data.get("request_id"),
         )
         replayed = count.replayed
-        count = Count.objects.select_related("puzzle", "registered_by").get(pk=count.pk)
         response = Response(CountOutSerializer(count).data)
         if replayed:
             response["Idempotent-Replayed"] = "true"

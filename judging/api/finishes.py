@@ -162,7 +162,6 @@ class FinishDetailView(CompetitionAPIView):
         finish = self.get_finish()
         data = self.read(FinishPatchSerializer)
         finish = finish_correct(finish=finish, by=request.user, **data)
-        finish = Finish.objects.select_related("team", "puzzle", "registered_by").get(pk=finish.pk)
         return Response(FinishOutSerializer(finish).data)
 
     @extend_schema(

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from competition.audit import audit_record
-from competition.errors import Refusal, ensure_not_final
+from competition.errors import Refusal, Vanished, ensure_not_final
 from competition.locking import lock_team
 from competition.models import Puzzle, Team
 from competition.roles import ADMIN, has_role
@@ -251,7 +251,14 @@ def count_correct(
     check_count_form(pieces, unplaced, recording=False)
     team, competition = lock_team(count.team)
     ensure_not_final(competition)
-    count = Count.objects.select_related("puzzle", "registered_by").get(pk=count.pk)
+    count = Count.objects.select_related("puzzle", "registered_by").filter(pk=count.pk).first()
+    if count is None:  # voided by a finish of its puzzle, or undone, since the view read it
+        raise Vanished(
+            _(
+                "This count has since been deleted (its puzzle was registered as finished, "
+                "or it was undone)."
+            )
+        )
     before = _count_dict(count)
     # DESIGN.md `second_count`: a judge corrects a count until it is confirmed; the head
     # judge's correction settles it (confirmed, a difference cleared).

@@ -19,7 +19,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from competition.audit import audit_record
-from competition.errors import Refusal, ensure_not_final
+from competition.errors import Refusal, Vanished, ensure_not_final
 from competition.locking import lock_team
 from competition.models import Competition, Puzzle, Team
 from judging.models import Count, Finish, RequestId
@@ -293,6 +293,17 @@ def finish_register(
     return finish
 
 
+def _relocked(finish: Finish) -> Finish:
+    """The finish read again under the team's lock: the view read it before, and an undo, a
+    cancel or a second delete may have removed it meanwhile (then 404, never a 500)."""
+    fresh = Finish.objects.select_related("puzzle", "registered_by").filter(pk=finish.pk).first()
+    if fresh is None:
+        raise Vanished(
+            _("This finish has since been deleted (undone on a tablet or in the control room).")
+        )
+    return fresh
+
+
 @transaction.atomic
 def finish_correct(
     *,
@@ -308,7 +319,7 @@ def finish_correct(
     spots = None if missing is None else check_missing(missing, finish.puzzle)
     team, competition = lock_team(finish.team)
     ensure_not_final(competition)
-    finish = Finish.objects.select_related("puzzle", "registered_by").get(pk=finish.pk)
+    finish = _relocked(finish)
     before = _finish_dict(finish)
     if elapsed_seconds is not None and elapsed_seconds != finish.elapsed_seconds:
         elapsed_seconds = _check_time(competition, elapsed_seconds)
@@ -348,7 +359,7 @@ def finish_delete(*, finish: Finish, by, reason: str = "") -> None:
     """Undo a finish: only the team's latest (a count of the next puzzle goes with it)."""
     team, competition = lock_team(finish.team)
     ensure_not_final(competition)
-    finish = Finish.objects.select_related("puzzle").get(pk=finish.pk)
+    finish = _relocked(finish)
     if Finish.objects.filter(team=team, puzzle__position__gt=finish.puzzle.position).exists():
         raise Refusal(
             "not_latest",

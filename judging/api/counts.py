@@ -119,7 +119,8 @@ class CountDetailView(CompetitionAPIView):
         description="Correct a count with a `reason` (judge, admin). Refused (409): `final`, "
         "`count_confirmed` (a judge, once a second count confirmed it), `count_not_yours` "
         "(`second_count`: a judge other than the one who counted, or anyone but the head "
-        "judge after `count_differs`). The head judge's correction confirms the count "
+        "judge after `count_differs`), `decided` (a resolved objection decided it). The head "
+        "judge's correction confirms the count "
         "(`second_count`). 404 when the count was deleted meanwhile.",
     )
     def patch(self, request, slug, pk):

@@ -156,7 +156,9 @@ class FinishDetailView(CompetitionAPIView):
         request=FinishPatchSerializer,
         responses={200: FinishOutSerializer, 400: INVALID, 409: REFUSED},
         description="Correct a finish's time or missing spots, with a `reason` (judge, "
-        "admin). Refused (409): `final`, `time_order`, `after_end`, `in_future`.",
+        "admin). Refused (409): `final`, `time_order`, `after_end`, `in_future`, `decided` (a "
+        "resolved objection decided it: only the head judge changes it). 404 when the finish "
+        "was deleted meanwhile.",
     )
     def patch(self, request, slug, pk):
         finish = self.get_finish()
@@ -167,7 +169,9 @@ class FinishDetailView(CompetitionAPIView):
     @extend_schema(
         request=OptionalReasonSerializer,
         responses={204: None, 409: REFUSED},
-        description="Delete a team's latest finish (judge, admin); else 409 `not_latest`.",
+        description="Delete a team's latest finish (judge, admin); else 409 `not_latest`; "
+        "409 `decided` when a resolved objection decided it (the head judge deletes it with a "
+        "`reason`); 404 when it was deleted meanwhile.",
     )
     def delete(self, request, slug, pk):
         finish = self.get_finish()

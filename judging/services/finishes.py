@@ -24,7 +24,14 @@ from competition.locking import lock_team
 from competition.models import Competition, Puzzle, Team
 from judging.models import Count, Finish, RequestId
 from judging.services import requests as request_ids
-from judging.services._shared import ensure_competing, require_reason, user_or_none, when, who
+from judging.services._shared import (
+    ensure_competing,
+    ensure_may_change,
+    require_reason,
+    user_or_none,
+    when,
+    who,
+)
 from judging.services.counts import void_count
 from scoring import rules
 from scoring.rules import deducted
@@ -321,6 +328,9 @@ def finish_correct(
     ensure_not_final(competition)
     finish = _relocked(finish)
     before = _finish_dict(finish)
+    # A resolved objection about the finish binds: the head judge's change names it.
+    if objection is None:
+        objection = ensure_may_change(by=by, reason=reason, finish=finish)
     if elapsed_seconds is not None and elapsed_seconds != finish.elapsed_seconds:
         elapsed_seconds = _check_time(competition, elapsed_seconds)
         neighbours = Finish.objects.filter(team=team).exclude(pk=finish.pk)
@@ -366,6 +376,7 @@ def finish_delete(*, finish: Finish, by, reason: str = "") -> None:
             _("Only the team's latest finish can be deleted; puzzle %(position)s is not.")
             % {"position": finish.puzzle.position},
         )
+    decided = ensure_may_change(by=by, reason=reason, finish=finish)
     before = _finish_dict(finish)
     void_count(team, by, _("The finish before the counted puzzle was deleted."))
     finish.delete()
@@ -377,5 +388,6 @@ def finish_delete(*, finish: Finish, by, reason: str = "") -> None:
         team=team,
         before=before,
         reason=(reason or "").strip(),
+        objection=decided,
     )
     competition.bump_standings()

@@ -152,7 +152,7 @@ def standings_for(
     which = "public" if blind else "body"
     key = standings_key(state, status)
     entry = cache.get(key)
-    if entry is None:
+    if entry is None or "public" not in entry:  # (an entry cached before the blind count)
         entry = _compute_entry(state, status)
         cache.set(key, entry, CACHE_SECONDS)
     if entry["error"] is None:
@@ -160,7 +160,7 @@ def standings_for(
         stale = False
     else:
         good = cache.get(_good_key(state))
-        body = good[which] if good else _empty_body(state, status)
+        body = good[which] if good and "public" in good else _empty_body(state, status)
         stale = True
     result = dict(body)
     result["stale"] = stale

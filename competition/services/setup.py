@@ -8,11 +8,12 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from competition.audit import audit_record
-from competition.errors import Refusal, ensure_not_final
+from competition.errors import Refusal, Vanished, ensure_not_final
 from competition.inputs import SMALLINT_MAX
 from competition.locking import lock_competition
 from competition.models import Competition, Puzzle
 from competition.slugs import slug_valid
+from scoring import rules
 
 __all__ = [
     "competition_create",
@@ -169,6 +170,17 @@ def puzzle_add(
     before = _puzzles_snapshot(competition)
     if Puzzle.objects.filter(competition=competition, position=position).exists():
         raise ValidationError({"position": _("There is already a puzzle with this number.")})
+    try:
+        rules.check_new_position([p["position"] for p in before], position)
+    except rules.RuleViolation:
+        raise ValidationError(
+            {
+                "position": _(
+                    "The sequence has %(n)d puzzles: the next one is number %(next)d (R7: no gaps)."
+                )
+                % {"n": len(before), "next": len(before) + 1}
+            }
+        ) from None
     puzzle = Puzzle(
         competition=competition, position=position, pieces=pieces, title=title, brand=brand
     )
@@ -186,7 +198,9 @@ def puzzle_update(*, puzzle: Puzzle, by, **fields) -> Puzzle:
     competition = lock_competition(puzzle.competition)
     ensure_not_final(competition)
     _ensure_setup(competition)
-    puzzle = Puzzle.objects.get(pk=puzzle.pk)
+    puzzle = Puzzle.objects.filter(pk=puzzle.pk).first()
+    if puzzle is None:
+        raise Vanished(_("This puzzle has since been removed from the sequence."))
     before = _puzzles_snapshot(competition)
     if (
         "position" in fields

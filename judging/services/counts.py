@@ -15,13 +15,20 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from competition.audit import audit_record
-from competition.errors import Refusal, ensure_not_final
+from competition.errors import Refusal, Vanished, ensure_not_final
 from competition.locking import lock_team
 from competition.models import Puzzle, Team
 from competition.roles import ADMIN, has_role
 from judging.models import Count, Finish, RequestId
 from judging.services import requests as request_ids
-from judging.services._shared import ensure_competing, require_reason, user_or_none, when, who
+from judging.services._shared import (
+    ensure_competing,
+    ensure_may_change,
+    require_reason,
+    user_or_none,
+    when,
+    who,
+)
 from scoring import rules
 
 __all__ = [
@@ -45,10 +52,13 @@ def _count_dict(count: Count) -> dict:
 
 
 def void_count(team: Team, by, reason: str) -> None:
-    """A finish of the counted puzzle (or an undo before it) makes the count void (R9)."""
+    """A finish of the counted puzzle (or an undo before it) makes the count void (R9).
+    A count a resolved objection decided is voided only by the head judge (else 409
+    `decided`, and the caller's transaction writes nothing)."""
     count = Count.objects.select_related("puzzle").filter(team=team).first()
     if count is None:
         return
+    decided = ensure_may_change(by=by, reason=reason, count=count)
     before = _count_dict(count)
     count.delete()
     request_ids.record_gone(count, RequestId.Outcome.VOIDED)
@@ -59,6 +69,7 @@ def void_count(team: Team, by, reason: str) -> None:
         team=team,
         before=before,
         reason=reason,
+        objection=decided,
     )
 
 
@@ -205,6 +216,36 @@ def count_record(
     return count
 
 
+def _ensure_judge_may_correct(count: Count, team: Team, by) -> None:
+    """DESIGN.md `count_not_yours`: before a blind second count confirms it, only the judge
+    who counted corrects a count (the second judge would otherwise count, correct and
+    confirm alone); once the counts differed, the head judge settles it."""
+    if count.second_pieces is not None:
+        raise Refusal(
+            "count_not_yours",
+            _(
+                "The two counts of %(team)s differ (%(first)s and %(second)s pieces): the head "
+                "judge settles it by correcting the count."
+            )
+            % {"team": team.name, "first": count.pieces, "second": count.second_pieces},
+        )
+    if count.registered_by_id is None or count.registered_by_id != getattr(by, "pk", None):
+        raise Refusal(
+            "count_not_yours",
+            _(
+                "%(team)s was counted by %(user)s at %(time)s: only that judge or the head judge "
+                "corrects the count before a second count confirms it."
+            )
+            % {
+                "team": team.name,
+                "user": who(count.registered_by),
+                "time": when(count.registered_at),
+            },
+            registered_by=who(count.registered_by),
+            registered_at=timezone.localtime(count.registered_at).isoformat(),
+        )
+
+
 @transaction.atomic
 def count_correct(
     *,
@@ -221,8 +262,18 @@ def count_correct(
     check_count_form(pieces, unplaced, recording=False)
     team, competition = lock_team(count.team)
     ensure_not_final(competition)
-    count = Count.objects.select_related("puzzle").get(pk=count.pk)
+    count = Count.objects.select_related("puzzle", "registered_by").filter(pk=count.pk).first()
+    if count is None:  # voided by a finish of its puzzle, or undone, since the view read it
+        raise Vanished(
+            _(
+                "This count has since been deleted (its puzzle was registered as finished, "
+                "or it was undone)."
+            )
+        )
     before = _count_dict(count)
+    # A resolved objection about the count binds: the head judge's change names it.
+    if objection is None:
+        objection = ensure_may_change(by=by, reason=reason, count=count)
     # DESIGN.md `second_count`: a judge corrects a count until it is confirmed; the head
     # judge's correction settles it (confirmed, a difference cleared).
     settles = competition.second_count and has_role(by, ADMIN)
@@ -232,6 +283,8 @@ def count_correct(
             _("%(team)s's count is confirmed; only the head judge can correct it now.")
             % {"team": team.name},
         )
+    if competition.second_count and not settles:
+        _ensure_judge_may_correct(count, team, by)
     if pieces is None and unplaced is None:
         if loose is None or count.unplaced is None:
             raise ValidationError({"pieces": _("Give the corrected count.")})

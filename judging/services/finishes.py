@@ -19,12 +19,19 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from competition.audit import audit_record
-from competition.errors import Refusal, ensure_not_final
+from competition.errors import Refusal, Vanished, ensure_not_final
 from competition.locking import lock_team
 from competition.models import Competition, Puzzle, Team
 from judging.models import Count, Finish, RequestId
 from judging.services import requests as request_ids
-from judging.services._shared import ensure_competing, require_reason, user_or_none, when, who
+from judging.services._shared import (
+    ensure_competing,
+    ensure_may_change,
+    require_reason,
+    user_or_none,
+    when,
+    who,
+)
 from judging.services.counts import void_count
 from scoring import rules
 from scoring.rules import deducted
@@ -94,9 +101,9 @@ def _already_finished(finish: Finish) -> Refusal:
     )
 
 
-def _clock_bounds(competition: Competition) -> tuple[int, int]:
+def _clock_bounds(competition: Competition, now=None) -> tuple[int, int]:
     """(the clock's now, its end), both in whole seconds since the start."""
-    now = timezone.now()
+    now = now or timezone.now()
     now_s = int((now - competition.started_at).total_seconds())
     end_s = int((competition.clock_end - competition.started_at).total_seconds())
     return now_s, end_s
@@ -108,10 +115,11 @@ def _clock_bounds(competition: Competition) -> tuple[int, int]:
 CLOCK_TOLERANCE_SECONDS = 5
 
 
-def _check_time(competition: Competition, elapsed_seconds: int) -> int:
+def _check_time(competition: Competition, elapsed_seconds: int, arrived=None) -> int:
     """R10 (`rules.check_clock_time`): a time neither after the clock's end nor later than
-    its now; returns the time."""
-    now_s, end_s = _clock_bounds(competition)
+    its now (`arrived`: when the request came, before it waited for the locks); returns the
+    time."""
+    now_s, end_s = _clock_bounds(competition, arrived)
     try:
         return rules.check_clock_time(
             elapsed_seconds, now=now_s, end=end_s, tolerance=CLOCK_TOLERANCE_SECONDS
@@ -198,6 +206,9 @@ def finish_register(
     is refused with the code `implausible` (the judge confirms and sends it again).
     `answer` makes the answer kept for a replay (the API's JSON; default `_finish_dict`).
     """
+    # DESIGN.md "The edges that stay true": a tap that arrived while the clock ran is
+    # judged at that moment, not after the wait for the locks.
+    arrived = timezone.now()
     # What could never be right answers 400 before the state is looked at (DESIGN.md).
     puzzle = _puzzle(team.competition_id, position)
     spots = check_missing(missing, puzzle)
@@ -238,7 +249,7 @@ def finish_register(
             )
         elapsed_seconds = competition.elapsed_seconds()
     else:
-        elapsed_seconds = _check_time(competition, elapsed_seconds)
+        elapsed_seconds = _check_time(competition, elapsed_seconds, arrived)
     previous = finishes[-1].elapsed_seconds if finishes else 0
     try:
         rules.check_finish_time(elapsed_seconds, after=previous)
@@ -289,6 +300,17 @@ def finish_register(
     return finish
 
 
+def _relocked(finish: Finish) -> Finish:
+    """The finish read again under the team's lock: the view read it before, and an undo, a
+    cancel or a second delete may have removed it meanwhile (then 404, never a 500)."""
+    fresh = Finish.objects.select_related("puzzle", "registered_by").filter(pk=finish.pk).first()
+    if fresh is None:
+        raise Vanished(
+            _("This finish has since been deleted (undone on a tablet or in the control room).")
+        )
+    return fresh
+
+
 @transaction.atomic
 def finish_correct(
     *,
@@ -304,8 +326,11 @@ def finish_correct(
     spots = None if missing is None else check_missing(missing, finish.puzzle)
     team, competition = lock_team(finish.team)
     ensure_not_final(competition)
-    finish = Finish.objects.select_related("puzzle", "registered_by").get(pk=finish.pk)
+    finish = _relocked(finish)
     before = _finish_dict(finish)
+    # A resolved objection about the finish binds: the head judge's change names it.
+    if objection is None:
+        objection = ensure_may_change(by=by, reason=reason, finish=finish)
     if elapsed_seconds is not None and elapsed_seconds != finish.elapsed_seconds:
         elapsed_seconds = _check_time(competition, elapsed_seconds)
         neighbours = Finish.objects.filter(team=team).exclude(pk=finish.pk)
@@ -344,13 +369,14 @@ def finish_delete(*, finish: Finish, by, reason: str = "") -> None:
     """Undo a finish: only the team's latest (a count of the next puzzle goes with it)."""
     team, competition = lock_team(finish.team)
     ensure_not_final(competition)
-    finish = Finish.objects.select_related("puzzle").get(pk=finish.pk)
+    finish = _relocked(finish)
     if Finish.objects.filter(team=team, puzzle__position__gt=finish.puzzle.position).exists():
         raise Refusal(
             "not_latest",
             _("Only the team's latest finish can be deleted; puzzle %(position)s is not.")
             % {"position": finish.puzzle.position},
         )
+    decided = ensure_may_change(by=by, reason=reason, finish=finish)
     before = _finish_dict(finish)
     void_count(team, by, _("The finish before the counted puzzle was deleted."))
     finish.delete()
@@ -362,5 +388,6 @@ def finish_delete(*, finish: Finish, by, reason: str = "") -> None:
         team=team,
         before=before,
         reason=(reason or "").strip(),
+        objection=decided,
     )
     competition.bump_standings()

@@ -8,7 +8,7 @@ import { createState } from "./state.mjs";
 import { words } from "./words.mjs";
 import { setupClock } from "./clock.mjs";
 import { setupPill } from "./pill.mjs";
-import { setupBoard } from "./board.mjs";
+import { setupBoard, undoesFinish } from "./board.mjs";
 import { setupTables } from "./tables.mjs";
 import { setupSheets } from "./sheets.mjs";
 import { setupUndo } from "./undo.mjs";
@@ -44,6 +44,7 @@ ctx.outbox = createOutbox({
     done(entry, data) {
       // the saved finish's id: its undo works before the board has been refreshed
       if (entry.kind === "finish" && data && data.id) entry.saved_id = data.id;
+      if (entry.kind === "finish") ctx.board.noteSaved(entry); // "Saved ✓" only now
       state.justDone.push(entry.request_id);
       state.justDoneEntries.set(entry.request_id, entry);
       if (entry.kind === "warning") say(fmt(T.warning_saved, { table: entry.table }), "ok");
@@ -51,12 +52,18 @@ ctx.outbox = createOutbox({
       if (entry.kind === "recount") say(fmt(T.recounted, { table: entry.table, n: w.nf.format(entry.pieces) }), "ok");
       // an undo is "Undone" only now, when the server has answered it
       if (entry.kind === "cancel" || entry.kind === "delete") {
+        if (undoesFinish(entry)) ctx.board.noteUndone(entry); // on the card too
         say(fmt(T.undone, { what: w.what(entry), table: entry.table }), "ok");
       }
       refreshBoard();
     },
     message(entry, data) {
-      say(`${w.tableText(entry.table)}: ${data.detail}`, "warn");
+      // a refusal stays on its card until the judge dismisses it (OFFLINE.md); said at
+      // the top only when the team's card is not on this page
+      const text = ctx.board.refuse(entry, data);
+      if (!document.querySelector(`.jcard[data-team="${entry.team}"]:not([hidden])`)) {
+        say(`${w.tableText(entry.table)}: ${text}`, "warn");
+      }
       refreshBoard();
     },
     confirm(entry) {
@@ -125,6 +132,10 @@ board.addEventListener("click", (ev) => {
   if (!b) return;
   const card = b.closest(".jcard");
   const action = b.dataset.action;
+  if (action === "dismiss") {
+    ctx.board.dismiss(Number(card.dataset.team));
+    return;
+  }
   if (!state.owning) {
     say(T.other_tab, "bad");
     return;
@@ -139,7 +150,7 @@ board.addEventListener("click", (ev) => {
   else if (action === "confirm-count") ctx.sheets.openCount(card, "confirm", Number(b.dataset.count));
   else if (action === "recount") ctx.sheets.openCount(card, "recount", Number(b.dataset.count));
   else if (action === "warn") ctx.sheets.openWarn(card);
-  else if (action === "undo" || action === "undo-saved") ctx.undo.undo(card);
+  else if (action === "undo") ctx.undo.undo(card);
 });
 
 /* ---- the pill, "Send now", flush triggers, logout warning ------------------------------ */

@@ -98,7 +98,10 @@ export function setupUndo(ctx) {
       return;
     }
     const vars = { what: w.what(e), table: e.table };
-    if (r.outcome === "removed") say(fmt(T.undone, vars), "ok");
+    if (r.outcome === "removed") {
+      if (e.kind === "finish") ctx.board.noteUndone(e); // taken off the tablet: undone now
+      say(fmt(T.undone, vars), "ok");
+    }
     else if (r.outcome === "cancel") say(fmt(T.undo_waiting, vars), "info");
     else say(T.undo_sending, "warn");
   }

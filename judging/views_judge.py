@@ -67,6 +67,7 @@ def _texts() -> dict:
         ),
         "refused": _("Not saved: %(detail)s"),
         "refused_undo": _("Not undone: %(detail)s"),
+        "refused_confirm": _("Not confirmed: %(detail)s"),
         "fix_time": _("Correct the time"),
         "count_is_finish": _(
             "All %(pieces)s pieces placed is not a count: the puzzle is finished. Register it "

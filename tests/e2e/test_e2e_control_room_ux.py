@@ -41,7 +41,7 @@ def test_e2e_head_judge_starts_stops_undoes_corrects_and_reads_the_log(
     expect(page.get_by_text("1 hold er ikke tjekket ind.")).to_be_visible()
     shot(page, "start-warnings")
     page.get_by_role("button", name="Træk Brikkebanden").click()
-    expect(page.get_by_text("“Brikkebanden” er trukket.")).to_be_visible()
+    expect(page.get_by_text("»Brikkebanden« er trukket.")).to_be_visible()
     assert Team.objects.get(name="Brikkebanden").withdrawn
     expect(page.get_by_text("ikke tjekket ind")).to_have_count(0)
     dialogs = []

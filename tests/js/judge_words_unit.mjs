@@ -36,6 +36,7 @@ const T = {
   refused_already: "Ikke gemt: %(user)s har allerede registreret puslespil %(n)s ved bord %(table)s kl. %(time)s.",
   refused: "Ikke gemt: %(detail)s",
   refused_undo: "Ikke fortrudt: %(detail)s",
+  refused_confirm: "Ikke bekræftet: %(detail)s",
   count_negative: "neg",
   count_one: "1 brik kan ikke tælles: kun grupper på mindst 3 samlede brikker tæller (regel 9).",
   count_two: "%(n)s brikker kan ikke tælles: kun grupper på mindst 3 samlede brikker tæller (regel 9).",
@@ -61,6 +62,7 @@ test("already_finished names who registered it and when, from the API's body", (
   const other = { code: "out_of_order", detail: "Hold 1 er på puslespil 2." };
   assert.equal(refusalText(T, { kind: "finish", puzzle: 3, table: 1 }, other), "Ikke gemt: Hold 1 er på puslespil 2.");
   assert.equal(refusalText(T, { kind: "delete", puzzle: 1, table: 1 }, { code: "not_latest", detail: "x" }), "Ikke fortrudt: x");
+  assert.equal(refusalText(T, { kind: "confirm", table: 1 }, { code: "count_differs", detail: "y" }), "Ikke bekræftet: y");
 });
 
 test("a count of 1 or 2 says why it cannot be counted (R9); 0 and 3 can", () => {

@@ -52,7 +52,7 @@ def test_withdraw_a_team_not_checked_in_one_tap_before_the_start(
     client.force_login(admin_user)
     url = reverse("control:start_withdraw", args=[SLUG, teams[1].pk])
     page = client.post(url, follow=True).content.decode()
-    assert "“Hold 2” er trukket." in page
+    assert "»Hold 2« er trukket." in page
     assert Team.objects.get(pk=teams[1].pk).withdrawn
     assert "Træk Hold 2" not in page and "Træk Hold 1" in page
     entry = AuditEntry.objects.get(action="team_withdraw")

@@ -83,7 +83,8 @@ export function refusalText(T, entry, data) {
       time: at ? at[1] : "?",
     });
   }
-  return fmt(undo ? T.refused_undo : T.refused, { detail: data.detail || data.code });
+  const form = undo ? T.refused_undo : entry.kind === "confirm" ? T.refused_confirm : T.refused;
+  return fmt(form, { detail: data.detail || data.code });
 }
 
 export function setupBoard(ctx) {

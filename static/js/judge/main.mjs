@@ -1,7 +1,7 @@
 /* The judge's page (OFFLINE.md): the wiring of its modules. htmx renders the cards, every
  * write goes through the outbox, and this tab's state lives in one object (state.mjs). */
 import { fmt } from "../format.mjs";
-import { $, openStorage, readConfig, csrf, say, refreshBoard } from "./page.mjs";
+import { $, openStorage, readConfig, csrf, say, unsay, refreshBoard } from "./page.mjs";
 import { keyFor, ownership, uuid, idbCounter } from "./device.mjs";
 import { create as createOutbox } from "./outbox.mjs";
 import { createState } from "./state.mjs";
@@ -53,6 +53,7 @@ ctx.outbox = createOutbox({
       // an undo is "Undone" only now, when the server has answered it
       if (entry.kind === "cancel" || entry.kind === "delete") {
         if (undoesFinish(entry)) ctx.board.noteUndone(entry); // on the card too
+        unsay(`undo:${entry.team}`); // "the undo waits to be sent" is no longer true
         say(fmt(T.undone, { what: w.what(entry), table: entry.table }), "ok");
       }
       refreshBoard();

@@ -72,7 +72,7 @@ export function setupUndo(ctx) {
           puzzle: n,
           finish: Number(id),
         })
-        .then((e) => e && say(fmt(T.undo_waiting, { what: w.what(e), table: info.table }), "info"));
+        .then((e) => e && say(fmt(T.undo_waiting, { what: w.what(e), table: info.table }), "info", `undo:${info.team}`));
     });
   }
 
@@ -102,7 +102,7 @@ export function setupUndo(ctx) {
       if (e.kind === "finish") ctx.board.noteUndone(e); // taken off the tablet: undone now
       say(fmt(T.undone, vars), "ok");
     }
-    else if (r.outcome === "cancel") say(fmt(T.undo_waiting, vars), "info");
+    else if (r.outcome === "cancel") say(fmt(T.undo_waiting, vars), "info", `undo:${e.team}`);
     else say(T.undo_sending, "warn");
   }
 

@@ -169,3 +169,19 @@ def test_search_keeps_the_room_in_fixed_queries(
     client.force_login(admin_user)
     with django_assert_max_num_queries(14):
         client.get(reverse("control:room", args=[SLUG]) + "?q=1")
+
+
+# --- the Danish of these pages (issue 21 item 7) ----------------------------------------
+def test_danish_of_the_control_room_and_the_judge_page(
+    client, admin_user, judge, competition, teams
+):
+    _start(competition, minutes=1)
+    client.force_login(admin_user)
+    page = room(client)
+    assert "Uret startede faktisk kl." in page and "i virkeligheden" not in page
+    client.force_login(judge)
+    tablet = client.get(reverse("judge:board", args=[SLUG])).content.decode()
+    assert "Begrundelse (fx støj)" in tablet and "(R14)" not in tablet
+    assert "(regel 9)" in tablet and "(R9)" not in tablet  # the count's texts
+    paper = client.get(reverse("judge:paper_sheets", args=[SLUG])).content.decode()
+    assert "»1, 1, 3« (regel 8)" in paper and "“" not in paper

@@ -57,7 +57,7 @@ const WAITING = new Set(["pending", "sending", "paused"]);
 /* What the note on a card says (issue 21 point 9): a finish still in the outbox is only
  * "noted on the tablet" (from the outbox itself, so a reload keeps it); "Saved ✓" only for
  * one the server has answered (`saved`: {puzzle, until}); then "Undone" for a while after an
- * undo (`undone`: {until}). Pure: tested in Node (tests/js/board_unit.mjs).
+ * undo (`undone`: {until}). Pure: tested in Node (tests/js/judge_words_unit.mjs).
  * -> {kind: "waiting", entry} | {kind: "saved"} | {kind: "undone"} | null */
 export function cardNote({ lastPos, waiting, saved, undone, now, quiet }) {
   if (quiet) return null; // an undo on its way, or the server asks about the tap
@@ -100,6 +100,7 @@ export function setupBoard(ctx) {
       until: Date.now() + SAVED_MS,
     });
     state.undoneNotes.delete(e.team);
+    apply();
     setTimeout(apply, SAVED_MS + 50);
   }
   /* An undo done (on the tablet, or answered by the server): "Undone: ..." on the card. */
@@ -109,6 +110,7 @@ export function setupBoard(ctx) {
       text: fmt(T.undone, { what: w.what(e), table: e.table }),
       until: Date.now() + SAVED_MS,
     });
+    apply();
     setTimeout(apply, SAVED_MS + 50);
   }
   function details(e) {
@@ -131,7 +133,8 @@ export function setupBoard(ctx) {
     box.hidden = !note;
     box.dataset.kind = note ? note.kind : "";
     if (!note) return;
-    const text = { waiting: () => fmt(T.noted_note, details(note.entry)), saved: () => saved.text, undone: () => undone.text }[note.kind]();
+    let text = note.kind === "saved" ? saved.text : undone && undone.text;
+    if (note.kind === "waiting") text = fmt(T.noted_note, details(note.entry));
     box.querySelector('[data-role="saved-text"]').textContent = text;
   }
 

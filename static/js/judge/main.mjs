@@ -44,9 +44,9 @@ ctx.outbox = createOutbox({
     done(entry, data) {
       // the saved finish's id: its undo works before the board has been refreshed
       if (entry.kind === "finish" && data && data.id) entry.saved_id = data.id;
-      if (entry.kind === "finish") ctx.board.noteSaved(entry); // "Saved ✓" only now
       state.justDone.push(entry.request_id);
       state.justDoneEntries.set(entry.request_id, entry);
+      if (entry.kind === "finish") ctx.board.noteSaved(entry); // "Saved ✓" only now
       if (entry.kind === "warning") say(fmt(T.warning_saved, { table: entry.table }), "ok");
       if (entry.kind === "confirm") say(fmt(T.confirmed, { table: entry.table }), "ok");
       if (entry.kind === "recount") say(fmt(T.recounted, { table: entry.table, n: w.nf.format(entry.pieces) }), "ok");

@@ -32,7 +32,8 @@ class ClockCorrectForm(forms.Form):
     started_at = forms.DateTimeField(
         label=gettext_lazy("The clock really started at"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local", "step": 1}),
-        input_formats=["%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M"],
+        # with microseconds: the "−30 s" / "+30 s" buttons send the start moved exactly
+        input_formats=["%Y-%m-%dT%H:%M:%S.%f", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M"],
     )
 
 

@@ -269,7 +269,7 @@ def counts_unconfirmed(competition: Competition) -> list[Team]:
     if not competition.second_count:
         return []
     return list(
-        Team.objects.select_related("count")
+        Team.objects.select_related("count__registered_by")
         .filter(
             competition=competition,
             withdrawn=False,

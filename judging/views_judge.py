@@ -57,10 +57,21 @@ def _texts() -> dict:
         "count_result": _("= %(n)s pieces count"),
         "undo_label": _("Undo puzzle %(n)s (%(time)s)"),
         "saved_note": _("Saved ✓ Table %(table)s · puzzle %(n)s · %(time)s · %(deducted)s"),
+        # issue 21 point 9: a tap the server has not answered is not "saved"
+        "noted_note": _(
+            "Noted on the tablet – sent when there is a connection · Table %(table)s · puzzle "
+            "%(n)s · %(time)s · %(deducted)s"
+        ),
+        "refused_already": _(
+            "Not saved: %(user)s already registered puzzle %(n)s at table %(table)s at %(time)s."
+        ),
+        "refused": _("Not saved: %(detail)s"),
+        "refused_undo": _("Not undone: %(detail)s"),
+        "refused_confirm": _("Not confirmed: %(detail)s"),
         "fix_time": _("Correct the time"),
         "count_is_finish": _(
             "All %(pieces)s pieces placed is not a count: the puzzle is finished. Register it "
-            "as finished with its time (R9)."
+            "as finished with its time (rule 9)."
         ),
         "confirm_button": _("Second count of puzzle %(n)s"),
         "recount_button": _("Correct the count of puzzle %(n)s"),
@@ -70,7 +81,13 @@ def _texts() -> dict:
         "what_confirm": _("the second count of %(n)s pieces"),
         "kind_confirm": _("Second count: %(n)s pieces"),
         "kind_recount": _("Corrected count: %(n)s pieces"),
-        "count_one_two": _("1 or 2 pieces do not count: a group needs at least 3 pieces (R9)."),
+        "count_one": _(
+            "1 piece cannot be counted: only groups of at least 3 joined pieces count (rule 9)."
+        ),
+        "count_two": _(
+            "%(n)s pieces cannot be counted: only groups of at least 3 joined pieces count "
+            "(rule 9)."
+        ),
         "count_too_many": _("The puzzle has only %(pieces)s pieces."),
         "count_negative": _("More unplaced and loose pieces than the puzzle has."),
         "count_missing": _("Fill in the number of pieces."),
@@ -119,7 +136,9 @@ def _texts() -> dict:
         "table": _("Table %(table)s"),
         "implausible_title": _("Is the time right?"),
         "counted_pending": _("Count waiting to be sent: %(n)s pieces"),
-        "clock_not_synced": _("not synced"),
+        "time_remaining": _("time remaining"),
+        "clock_not_synced": _("the tablet's clock is not yet set by the server"),
+        "clock_synced": _("in step with the server ±%(ms)s ms"),
         "clock_setup": _("The clock has not started"),
         "clock_running": _("The clock is running"),
         "clock_stopped": _("Time is up"),

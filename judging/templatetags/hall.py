@@ -16,3 +16,18 @@ def silence(seconds: int) -> str:
     if seconds < 3600:
         return _("%(n)d min") % {"n": seconds // 60}
     return _("%(n)d h") % {"n": seconds // 3600}
+
+
+@register.filter
+def table_ranges(tables) -> str:
+    """The tables a judge chose, as a person writes them: "1–8, 12" (issue 21 point 8)."""
+    numbers = sorted({int(t) for t in tables or []})
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(
+        str(a) if a == b else f"{a}, {b}" if b == a + 1 else f"{a}–{b}" for a, b in runs
+    )

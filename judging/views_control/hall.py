@@ -39,13 +39,21 @@ def leaderboard_url(request, competition: Competition) -> str:
     return absolute_url(request, reverse("public:leaderboard", args=[competition.slug]))
 
 
+# Issue 21 point 8: a tablet quiet this long with nothing waiting is put away (a judge who
+# went home, a tablet swapped); one with taps waiting always stays in sight.
+QUIET_HIDDEN_SECONDS = 30 * 60
+
+
 def hall_context(request, competition: Competition, now) -> dict:
     """What the hall panel shows: the tablets, the last backup, the judges' QR. Three
     queries."""
     url = judge_url(request, competition)
     status = backups.status()
+    rows = tablets_health(competition, now)
+    shown = [r for r in rows if r.tablet.waiting or r.silent_seconds <= QUIET_HIDDEN_SECONDS]
     return {
-        "tablets": tablets_health(competition, now),
+        "tablets": shown,
+        "tablets_hidden": len(rows) - len(shown),
         "backup": status,
         "backup_reason": BACKUP_REASONS.get(status["last"].reason, "") if status["last"] else "",
         "judge_url": url,

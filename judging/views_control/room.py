@@ -1,7 +1,7 @@
 """The control room's page: the clock, status at a glance, the teams, the hall and the
 objections panels (R4, R10, R18, R20)."""
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db.models import Count as Num
 from django.db.models import Exists, Max, OuterRef
@@ -64,18 +64,48 @@ def _local_input(moment: datetime) -> str:
     return timezone.localtime(moment).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%S")
 
 
+# Issue 21 point 8: the start corrected by a button, not by typing a date-time to the second.
+SHIFTS = (-30, 30)
+
+
+def _shifts(started_at: datetime) -> list[dict]:
+    """The "−30 s" / "+30 s" buttons: each sends the start it moves to (exact, so that a
+    double tap sends the same start twice and the service writes it once)."""
+    return [
+        {
+            "seconds": s,
+            "label": f"{'−' if s < 0 else '+'}{abs(s)} s",
+            "value": timezone.localtime(started_at + timedelta(seconds=s)).strftime(
+                "%Y-%m-%dT%H:%M:%S.%f"
+            ),
+        }
+        for s in SHIFTS
+    ]
+
+
+def _search(teams: list[Team], q: str) -> list[Team]:
+    """Issue 21 point 8: the team table found by a table number or a part of the name."""
+    q = q.strip().casefold()
+    if not q:
+        return teams
+    return [t for t in teams if q in t.name.casefold() or q == str(t.table)]
+
+
 @role_required(ADMIN)
 def room(request, slug):
     competition = competition_of(slug)
     teams = list(_teams(competition))
     for t in teams:
         t.last_hms = _hms(t.last_seconds)
+    q = request.GET.get("q", "")[:100]
     now = timezone.now()
     status = competition.status_at(now)
     registered = any(t.n_finished or t.has_count for t in teams)
     context = {
         "competition": competition,
-        "teams": teams,
+        "teams": _search(teams, q),
+        "teams_total": len(teams),
+        "q": q.strip(),
         "glance": _glance(competition, teams),
         "status": status,
         "status_label": Status(status).label,
@@ -93,6 +123,8 @@ def room(request, slug):
         ),
         **clock_context(competition, teams, now),  # issue 15
     }
+    if context["correct_form"] is not None:
+        context["shifts"] = _shifts(competition.started_at)
     if request.htmx and request.htmx.target == "control-live":
         return render(request, "judging/_control_live.html", context)
     context["hall"] = hall_context(request, competition, now)

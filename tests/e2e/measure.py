@@ -39,16 +39,3 @@ def boxes(page, selector: str) -> list[dict]:
     in one step of the page (none of them can be swapped or paged away between two)."""
     return page.evaluate(_BOXES, selector)
 
-
-def count_swaps(page) -> None:
-    """From now on the page counts the htmx swaps it has settled (`settled(page)`)."""
-    page.evaluate(
-        """() => { window.__settled = 0;
-        document.body.addEventListener("htmx:afterSettle", () => { window.__settled += 1; }); }"""
-    )
-
-
-def wait_for_swaps(page, n: int = 1, timeout: float = 30_000) -> None:
-    """Until the page has settled `n` htmx swaps since `count_swaps(page)`: a state, not a
-    moment (a refresh every 5 s on a busy machine can take longer)."""
-    page.wait_for_function("n => window.__settled >= n", arg=n, timeout=timeout)

@@ -230,6 +230,11 @@ def test_e2e_judge_undo_of_a_saved_finish_waits_offline_then_deletes(
     expect(messages).not_to_contain_text("Fortrudt: puslespil")
     back_online(page)
     expect(messages).to_contain_text("Fortrudt: puslespil 1 ved bord 1.")
+    # issue 21 point 9: "Fortrudt" on the card too, and "it waits" is gone once untrue
+    expect(card(page, 1).locator('[data-role="saved"]')).to_have_text(
+        "Fortrudt: puslespil 1 ved bord 1."
+    )
+    expect(messages).not_to_contain_text("venter på at blive sendt")
     expect(page.locator("#outbox-pill")).to_have_text("Alt sendt ✓")
     wait_until(page, lambda: Finish.objects.count() == 0)
     expect(card(page, 1).locator('[data-role="puzzle"]')).to_have_text(

@@ -42,8 +42,9 @@ def test_e2e_second_judge_counts_blind_differs_then_agrees(
     page.fill("#count-pieces", "410")
     shot(page, "blind-entry")
     page.locator("#count-save").click()
-    expect(page.locator("#judge-messages")).to_contain_text(
-        "Optællingerne er forskellige: 420 og 410 brikker."
+    # the refusal stays on the card (OFFLINE.md)
+    expect(one.locator('[data-role="refused"]')).to_contain_text(
+        "Ikke bekræftet: Optællingerne er forskellige: 420 og 410 brikker."
     )
     wait_until(page, lambda: Count.objects.get(pk=counted.pk).second_pieces == 410)
     expect(one).to_contain_text("Optællingerne er forskellige: tæl igen", timeout=10_000)

@@ -65,7 +65,7 @@ TIMES = [
 
 @pytest.mark.node
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
-@pytest.mark.parametrize("unit", ["format_unit.mjs", "board_unit.mjs"])
+@pytest.mark.parametrize("unit", ["format_unit.mjs", "board_unit.mjs", "judge_words_unit.mjs"])
 def test_js_unit_tests_pass(unit):
     cases = [[text, parse_hms(text)] for text in TIMES]
     result = subprocess.run(

@@ -179,7 +179,7 @@ def test_objections_and_finalise(ended, teams, judge, desk, admin_user):
             js.count_record(team=t, pieces=50, by=judge)
     objection = js.objection_file(team=teams[0], by=desk, text="Et minut for sent", finish=finish)
     assert last("objection_file")["sentence"] == (
-        f"skranke ved skranken indgav indsigelse nr. {objection.pk}: “Et minut for sent”"
+        f"skranke ved skranken indgav indsigelse nr. {objection.pk}: »Et minut for sent«"
     )
     js.objection_resolve(objection=objection, by=admin_user, decision="rejected", note="nej")
     text = last("objection_resolve")

@@ -106,7 +106,7 @@ def test_the_head_judge_sees_the_locked_login_and_unlocks_it(client, competition
     )
     assert response.status_code == 302
     after = client.get(f"/control/{competition.slug}/logins/").content.decode()
-    assert "“mette” kan logge ind igen" in after
+    assert "»mette« kan logge ind igen" in after
     assert "198.51.100.7" not in after and "Ingen login er låst" in after
     again = client.__class__().post(
         "/accounts/login/",

@@ -221,6 +221,10 @@ def test_team_page_timeline(client, live):
     assert "27,3" in body  # 1000 pieces in 36:40, Danish decimals
     assert "16,7" in body  # 500 pieces in 30:00
     assert "−1" in body  # the lone missing piece (R8)
+    # in words, not "Manglende brikker pr. sted (antal): 1, 2" (issue 21 item 7)
+    assert "1 enkelt manglende brik trukket fra" in body
+    assert "2 sammenhængende manglende brikker: produktionsfejl, intet trukket fra" in body
+    assert "pr. sted (antal)" not in body
     assert "Pusler nu" in body
     assert '<svg class="race-chart"' in body
 

@@ -4,7 +4,7 @@
  * of a tap just answered. It changes texts, `hidden` and data attributes of the server's
  * elements; it builds no card markup. */
 import { fmt, hms } from "../format.mjs";
-import { $ } from "./page.mjs";
+import { $, keep, stored } from "./page.mjs";
 
 export const undoesFinish = (e) => e.kind === "delete" || (e.kind === "cancel" && e.cancels_kind === "finish");
 
@@ -52,34 +52,116 @@ export function cardInfo(card) {
 
 const SAVED_MS = 30000;
 
+const WAITING = new Set(["pending", "sending", "paused"]);
+
+/* What the note on a card says (issue 21 point 9): a finish still in the outbox is only
+ * "noted on the tablet" (from the outbox itself, so a reload keeps it); "Saved ✓" only for
+ * one the server has answered (`saved`: {puzzle, until}); then "Undone" for a while after an
+ * undo (`undone`: {until}). Pure: tested in Node (tests/js/judge_words_unit.mjs).
+ * -> {kind: "waiting", entry} | {kind: "saved"} | {kind: "undone"} | null */
+export function cardNote({ lastPos, waiting, saved, undone, now, quiet }) {
+  if (quiet) return null; // an undo on its way, or the server asks about the tap
+  const entry = waiting
+    .filter((e) => e.kind === "finish" && WAITING.has(e.state) && e.puzzle === lastPos)
+    .pop();
+  if (entry) return { kind: "waiting", entry };
+  if (saved && saved.until > now && saved.puzzle === lastPos) return { kind: "saved" };
+  if (undone && undone.until > now) return { kind: "undone" };
+  return null;
+}
+
+/* A refusal in words, with who and when for `already_finished` (OFFLINE.md: a second
+ * judge's tap is not an error; it names who registered it and when). */
+export function refusalText(T, entry, data) {
+  const undo = entry.kind === "cancel" || entry.kind === "delete";
+  if (data.code === "already_finished" && data.registered_by && !undo) {
+    const at = /T(\d{2}:\d{2}:\d{2})/.exec(String(data.registered_at || ""));
+    return fmt(T.refused_already, {
+      user: data.registered_by,
+      n: entry.puzzle,
+      table: entry.table,
+      time: at ? at[1] : "?",
+    });
+  }
+  const form = undo ? T.refused_undo : entry.kind === "confirm" ? T.refused_confirm : T.refused;
+  return fmt(form, { detail: data.detail || data.code });
+}
+
 export function setupBoard(ctx) {
   const { state, w } = ctx;
   const T = w.T;
 
-  /* After "Gem", a short confirmation on the card: table, puzzle, time, pieces deducted,
-   * with its undo beside it (issue 15 point 11). Kept for SAVED_MS, across the board's swaps. */
+  /* The server's answer to a finish: "Saved ✓ ..." on the card for SAVED_MS, across the
+   * board's swaps (issue 15 point 11). Until then the card says it is only noted here. */
   function noteSaved(e) {
-    const text = fmt(T.saved_note, {
+    state.savedNotes.set(e.team, {
+      puzzle: e.puzzle,
+      text: fmt(T.saved_note, details(e)),
+      until: Date.now() + SAVED_MS,
+    });
+    state.undoneNotes.delete(e.team);
+    apply();
+    setTimeout(apply, SAVED_MS + 50);
+  }
+  /* An undo done (on the tablet, or answered by the server): "Undone: ..." on the card. */
+  function noteUndone(e) {
+    state.savedNotes.delete(e.team);
+    state.undoneNotes.set(e.team, {
+      text: fmt(T.undone, { what: w.what(e), table: e.table }),
+      until: Date.now() + SAVED_MS,
+    });
+    apply();
+    setTimeout(apply, SAVED_MS + 50);
+  }
+  function details(e) {
+    return {
       table: e.table,
       n: e.puzzle,
       time: hms(e.elapsed_seconds),
       deducted: w.deducted(e.missing.filter((n) => n === 1).length),
-    });
-    state.savedNotes.set(e.team, { text, puzzle: e.puzzle, elapsed: e.elapsed_seconds, until: Date.now() + SAVED_MS });
-    setTimeout(apply, SAVED_MS + 50);
+    };
   }
-  function showSaved(card, team, lastPos) {
+  function showNote(card, team, v, waiting) {
     const box = card.querySelector('[data-role="saved"]');
     if (!box) return;
-    const note = state.savedNotes.get(team);
-    // a moment may pass between the outbox dropping the sent tap and the page counting it
-    // as done: only the clock ends a note, not one overlay without it
-    if (note && note.until <= Date.now()) state.savedNotes.delete(team);
-    const live = note && note.until > Date.now() && note.puzzle === lastPos;
-    box.hidden = !live;
-    if (!live) return;
-    box.querySelector('[data-role="saved-text"]').textContent = note.text;
-    box.querySelector('[data-role="saved-undo"]').textContent = `↶ ${w.undoLabel(note.puzzle, note.elapsed)}`;
+    const now = Date.now();
+    const saved = state.savedNotes.get(team);
+    if (saved && saved.until <= now) state.savedNotes.delete(team);
+    const undone = state.undoneNotes.get(team);
+    if (undone && undone.until <= now) state.undoneNotes.delete(team);
+    const note = cardNote({ lastPos: v.lastPos, waiting, saved, undone, now, quiet: v.undoWaiting || v.asked });
+    box.hidden = !note;
+    box.dataset.kind = note ? note.kind : "";
+    if (!note) return;
+    let text = note.kind === "saved" ? saved.text : undone && undone.text;
+    if (note.kind === "waiting") text = fmt(T.noted_note, details(note.entry));
+    box.querySelector('[data-role="saved-text"]').textContent = text;
+  }
+
+  /* Refusals stay on their card until the judge dismisses them (OFFLINE.md), across
+   * reloads: kept in storage per competition and judge. */
+  const REFUSALS = `judge-refusals:v1:${ctx.cfg.slug}:${ctx.cfg.user}`;
+  const refusals = () => {
+    const list = stored(ctx.store, REFUSALS, []);
+    return Array.isArray(list) ? list : [];
+  };
+  function refuse(entry, data) {
+    const text = refusalText(T, entry, data);
+    if (entry.kind === "finish") state.savedNotes.delete(entry.team);
+    keep(ctx.store, REFUSALS, refusals().concat([{ team: entry.team, table: entry.table, text, at_ms: Date.now() }]));
+    apply();
+    return text;
+  }
+  function dismiss(team) {
+    keep(ctx.store, REFUSALS, refusals().filter((r) => r.team !== team));
+    apply();
+  }
+  function showRefusals(card, team) {
+    const box = card.querySelector('[data-role="refused"]');
+    if (!box) return;
+    const mine = refusals().filter((r) => r.team === team);
+    box.hidden = mine.length === 0;
+    box.querySelector('[data-role="refused-text"]').textContent = mine.map((r) => r.text).join("\n");
   }
 
   function apply() {
@@ -106,7 +188,8 @@ export function setupBoard(ctx) {
       );
       card.querySelector('[data-role="dot"]').hidden = waiting.length === 0 && !othersTeams.has(team);
       card.classList.toggle("jcard-waiting", waiting.length > 0);
-      showSaved(card, team, v.undoing || v.asked ? null : v.lastPos);
+      showNote(card, team, v, waiting);
+      showRefusals(card, team);
       card.dataset.pos = String(v.pos);
       card.dataset.effSince = String(v.since);
       if (card.dataset.disqualified) return;
@@ -180,5 +263,5 @@ export function setupBoard(ctx) {
     ctx.clock.show();
   });
 
-  return { apply, noteSaved };
+  return { apply, noteSaved, noteUndone, refuse, dismiss };
 }

@@ -30,6 +30,16 @@ export function elapsedNow(state) {
   return Math.max(0, (t - clock.started_at_ms) / 1000);
 }
 
+/* The line under the countdown, its parts joined only when there is something to say:
+ * "tid tilbage · 1:30:00 gået · afstemt med serveren ±40 ms"; before the start and before
+ * the first sync it still reads as a sentence (issue 21 point 9). Pure. */
+export function clockLine(T, { started, elapsed, sync }) {
+  const parts = [T.time_remaining];
+  if (started) parts.push(fmt(T.elapsed, { time: hms(elapsed) }));
+  parts.push(sync ? fmt(T.clock_synced, { ms: Math.round(sync.rtt_ms / 2) }) : T.clock_not_synced);
+  return parts.join(" · ");
+}
+
 export function setupClock({ cfg, state, store, w }) {
   const T = w.T;
 
@@ -66,8 +76,11 @@ export function setupClock({ cfg, state, store, w }) {
     let remaining = clock.duration_s;
     if (clock.started_at_ms) remaining = Math.max(0, (clock.end_ms - now) / 1000);
     $("clock-time").textContent = hms(Math.ceil(remaining - 1e-9));
-    $("clock-elapsed").textContent = clock.started_at_ms ? fmt(T.elapsed, { time: hms(elapsedNow(state)) }) : "";
-    $("clock-sync").textContent = state.sync ? `±${Math.round(state.sync.rtt_ms / 2)} ms` : `(${T.clock_not_synced})`;
+    $("clock-sub").textContent = clockLine(T, {
+      started: !!clock.started_at_ms,
+      elapsed: elapsedNow(state),
+      sync: state.sync,
+    });
     if (status === "stopped" && clock.status === "running" && !state.endRefreshed) {
       state.endRefreshed = true; // the server switches the cards to counting
       setTimeout(refreshBoard, 700);

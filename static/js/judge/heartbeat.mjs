@@ -136,6 +136,8 @@ document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") send();
 });
 document.body.addEventListener("outbox:changed", changed);
+// the tables the judge chose reach the control room at once, not at the next beat
+document.body.addEventListener("tables:changed", send);
 window.addEventListener("storage", (ev) => {
   if (ev.key && ev.key.startsWith(OUTBOX_PREFIX)) changed();
 });

@@ -1,14 +1,14 @@
 /* The judge's page (OFFLINE.md): the wiring of its modules. htmx renders the cards, every
  * write goes through the outbox, and this tab's state lives in one object (state.mjs). */
 import { fmt } from "../format.mjs";
-import { $, openStorage, readConfig, csrf, say, refreshBoard } from "./page.mjs";
+import { $, openStorage, readConfig, csrf, say, unsay, refreshBoard } from "./page.mjs";
 import { keyFor, ownership, uuid, idbCounter } from "./device.mjs";
 import { create as createOutbox } from "./outbox.mjs";
 import { createState } from "./state.mjs";
 import { words } from "./words.mjs";
 import { setupClock } from "./clock.mjs";
 import { setupPill } from "./pill.mjs";
-import { setupBoard } from "./board.mjs";
+import { setupBoard, undoesFinish } from "./board.mjs";
 import { setupTables } from "./tables.mjs";
 import { setupSheets } from "./sheets.mjs";
 import { setupUndo } from "./undo.mjs";
@@ -46,17 +46,25 @@ ctx.outbox = createOutbox({
       if (entry.kind === "finish" && data && data.id) entry.saved_id = data.id;
       state.justDone.push(entry.request_id);
       state.justDoneEntries.set(entry.request_id, entry);
+      if (entry.kind === "finish") ctx.board.noteSaved(entry); // "Saved ✓" only now
       if (entry.kind === "warning") say(fmt(T.warning_saved, { table: entry.table }), "ok");
       if (entry.kind === "confirm") say(fmt(T.confirmed, { table: entry.table }), "ok");
       if (entry.kind === "recount") say(fmt(T.recounted, { table: entry.table, n: w.nf.format(entry.pieces) }), "ok");
       // an undo is "Undone" only now, when the server has answered it
       if (entry.kind === "cancel" || entry.kind === "delete") {
+        if (undoesFinish(entry)) ctx.board.noteUndone(entry); // on the card too
+        unsay(`undo:${entry.team}`); // "the undo waits to be sent" is no longer true
         say(fmt(T.undone, { what: w.what(entry), table: entry.table }), "ok");
       }
       refreshBoard();
     },
     message(entry, data) {
-      say(`${w.tableText(entry.table)}: ${data.detail}`, "warn");
+      // a refusal stays on its card until the judge dismisses it (OFFLINE.md); said at
+      // the top only when the team's card is not on this page
+      const text = ctx.board.refuse(entry, data);
+      if (!document.querySelector(`.jcard[data-team="${entry.team}"]:not([hidden])`)) {
+        say(`${w.tableText(entry.table)}: ${text}`, "warn");
+      }
       refreshBoard();
     },
     confirm(entry) {
@@ -125,6 +133,10 @@ board.addEventListener("click", (ev) => {
   if (!b) return;
   const card = b.closest(".jcard");
   const action = b.dataset.action;
+  if (action === "dismiss") {
+    ctx.board.dismiss(Number(card.dataset.team));
+    return;
+  }
   if (!state.owning) {
     say(T.other_tab, "bad");
     return;
@@ -139,7 +151,7 @@ board.addEventListener("click", (ev) => {
   else if (action === "confirm-count") ctx.sheets.openCount(card, "confirm", Number(b.dataset.count));
   else if (action === "recount") ctx.sheets.openCount(card, "recount", Number(b.dataset.count));
   else if (action === "warn") ctx.sheets.openWarn(card);
-  else if (action === "undo" || action === "undo-saved") ctx.undo.undo(card);
+  else if (action === "undo") ctx.undo.undo(card);
 });
 
 /* ---- the pill, "Send now", flush triggers, logout warning ------------------------------ */

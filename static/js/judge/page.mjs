@@ -45,10 +45,12 @@ export function csrf() {
   }
 }
 
-/* A message at the top of the page; "ok" ones go away by themselves. */
-export function say(text, kind) {
+/* A message at the top of the page; "ok" ones go away by themselves. `key`: a message
+ * that unsay(key) takes away when it is no longer true ("the undo waits ..."). */
+export function say(text, kind, key) {
   const li = document.createElement("li");
   li.className = `jmsg jmsg-${kind || "info"}`;
+  if (key) li.dataset.key = key;
   const span = document.createElement("span");
   span.textContent = text;
   const close = document.createElement("button");
@@ -60,6 +62,12 @@ export function say(text, kind) {
   li.append(span, close);
   $("judge-messages").prepend(li);
   if (kind === "ok") setTimeout(() => li.remove(), 8000);
+}
+
+export function unsay(key) {
+  document.querySelectorAll("#judge-messages li").forEach((li) => {
+    if (li.dataset.key === key) li.remove();
+  });
 }
 
 export function button(label, cls, onClick) {

@@ -4,6 +4,17 @@ import { fmt, hms, parseHms } from "../format.mjs";
 import { $, button } from "./page.mjs";
 import { cardInfo } from "./board.mjs";
 
+/* Why a count of `pieces` cannot be saved for a puzzle of `total` pieces, or "" (R9):
+ * said in words, with the number the judge counted (issue 21 point 9). Pure. */
+export function countRefusal(pieces, total, T, nf) {
+  if (pieces < 0) return T.count_negative;
+  if (pieces === 1) return T.count_one;
+  if (pieces === 2) return fmt(T.count_two, { n: 2 });
+  if (pieces > total) return fmt(T.count_too_many, { pieces: nf.format(total) });
+  if (pieces === total) return fmt(T.count_is_finish, { pieces: nf.format(total) });
+  return "";
+}
+
 export function setupSheets(ctx) {
   const { cfg, state, w } = ctx;
   const T = w.T;
@@ -101,11 +112,7 @@ export function setupSheets(ctx) {
         tapped_at_ms: finish.tapMs,
         clock: sync ? { offset_ms: sync.offset_ms, rtt_ms: sync.rtt_ms, synced_at: sync.synced_at } : null,
       })
-      .then((e) => {
-        if (!e) return;
-        ctx.board.noteSaved(e);
-        ctx.board.apply();
-      });
+      .then((e) => e && ctx.board.apply()); // "noted on the tablet" until the server answers
     $("finish-sheet").close();
   });
   /* "Ret tiden": the sheet again, its time editable, with the missing pieces of `e`. */
@@ -144,20 +151,19 @@ export function setupSheets(ctx) {
     const inputs = document.querySelectorAll("#count-form input[type=number]");
     const whole = (x) => Number(x) >= 0 && Number.isInteger(Number(x));
     if (Array.from(inputs).some((i) => i.value.trim() !== "" && !whole(i.value))) return T.count_missing;
-    if (v.pieces < 0) return T.count_negative;
-    if (v.pieces === 1 || v.pieces === 2) return T.count_one_two;
-    if (v.pieces > count.pieces) return fmt(T.count_too_many, { pieces: w.nf.format(count.pieces) });
-    if (v.pieces === count.pieces) return fmt(T.count_is_finish, { pieces: w.nf.format(count.pieces) });
-    return "";
+    return countRefusal(v.pieces, count.pieces, T, w.nf);
   }
   function renderCount() {
     document.querySelectorAll(".count-fields").forEach((f) => (f.hidden = f.dataset.mode !== countMode()));
     const v = countValue();
-    const result = v.error ? "" : fmt(T.count_result, { n: w.nf.format(v.pieces) });
-    $("count-result").textContent = v.sum && result ? `${v.sum} ${result}` : result;
     const problem = v.error ? "" : countProblem(v);
+    // "= 2 pieces count" is said only of a count that counts; a refused one says why, and
+    // its button is visibly off until the numbers are right (issue 21 point 9)
+    const result = v.error || problem ? "" : fmt(T.count_result, { n: w.nf.format(v.pieces) });
+    $("count-result").textContent = v.sum && result ? `${v.sum} ${result}` : result;
+    $("count-result").hidden = !result;
     $("count-error").textContent = problem;
-    $("count-result").classList.toggle("bad", !!problem);
+    $("count-save").disabled = !!(v.error || problem);
   }
   /* mode: "count" (the first count), "confirm" (the second, blind count: the first number
    * is never shown, DESIGN.md second_count) or "recount" (the counting judge corrects it

@@ -15,7 +15,8 @@ export function createState(cfg, store) {
     justDoneEntries: new Map(),
     swapStarted: [], // justDone when the board's request started
     confirmQueue: [], // request ids the server asks about (implausible)
-    savedNotes: new Map(), // team -> {text, puzzle, elapsed, until}: "Saved ✓ ..." on a card
+    savedNotes: new Map(), // team -> {text, puzzle, until}: "Saved ✓ ..." on a card
+    undoneNotes: new Map(), // team -> {text, until}: "Undone: ..." on a card
     tap: null, // {ms, at, card}: the last pointerdown on a finish button
     finish: null, // the open sheets' subjects
     count: null,

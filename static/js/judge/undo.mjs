@@ -72,7 +72,7 @@ export function setupUndo(ctx) {
           puzzle: n,
           finish: Number(id),
         })
-        .then((e) => e && say(fmt(T.undo_waiting, { what: w.what(e), table: info.table }), "info"));
+        .then((e) => e && say(fmt(T.undo_waiting, { what: w.what(e), table: info.table }), "info", `undo:${info.team}`));
     });
   }
 
@@ -98,8 +98,11 @@ export function setupUndo(ctx) {
       return;
     }
     const vars = { what: w.what(e), table: e.table };
-    if (r.outcome === "removed") say(fmt(T.undone, vars), "ok");
-    else if (r.outcome === "cancel") say(fmt(T.undo_waiting, vars), "info");
+    if (r.outcome === "removed") {
+      if (e.kind === "finish") ctx.board.noteUndone(e); // taken off the tablet: undone now
+      say(fmt(T.undone, vars), "ok");
+    }
+    else if (r.outcome === "cancel") say(fmt(T.undo_waiting, vars), "info", `undo:${e.team}`);
     else say(T.undo_sending, "warn");
   }
 

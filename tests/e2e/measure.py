@@ -38,4 +38,3 @@ def boxes(page, selector: str) -> list[dict]:
     """The boxes of all shown elements matching the CSS `selector`, in document order, read
     in one step of the page (none of them can be swapped or paged away between two)."""
     return page.evaluate(_BOXES, selector)
-

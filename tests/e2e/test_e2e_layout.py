@@ -67,6 +67,8 @@ PAGES = {
     "public:leaderboard": (None, PHONE, "#live table.board tbody tr"),
     "public:screen": (None, TV, ".screen-board tbody tr"),
     "public:team": (None, PHONE, ".team-head"),
+    "public:feed": (None, PHONE, "#feed-live"),
+    "public:overlay": (None, TV, "#overlay-live"),
     "judge:board": ("judge", TABLET, ".jcard"),
     "control:room": ("admin", CONTROL, "#control-live"),
     "control:team": ("admin", CONTROL, "main h1"),
@@ -75,6 +77,8 @@ PAGES = {
     "control:finalise": ("admin", CONTROL, "main h1"),
     "control:objection_resolve": ("admin", CONTROL, "main h1"),
     "screen_control:screen": ("admin", CONTROL, "main h1"),
+    "screen_control:speaker": ("admin", CONTROL, "#feed-live"),
+    "control:judges": ("admin", CONTROL, "main h1"),
 }
 WRITE = "a POST-only write (answers a form on a page checked here)"
 NOT_RENDERED = {
@@ -86,6 +90,7 @@ NOT_RENDERED = {
     "control:hall": "the tablets panel, swapped into control:room (checked there)",
     "control:join": "the judges' A4 join sheet for the printer, not a screen",
     "control:audit_csv": "a CSV file, not a page",
+    "control:judge_slips": "the judges' A4 login slips for the printer, not a screen",
     **{
         name: WRITE
         for name in (
@@ -109,6 +114,8 @@ NOT_RENDERED = {
             "screen_control:hold",
             "screen_control:reveal_start",
             "screen_control:reveal_next",
+            "control:judge_password",
+            "control:judge_revoke",
         )
     },
 }

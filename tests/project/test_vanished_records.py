@@ -158,6 +158,9 @@ WRITES = [
         "admin",
         404,
     ),
+    # The judges page: a new password for, or the revoke of, a login deleted meanwhile.
+    ("POST", f"/control/{S}/judges/{{judge}}/password", {}, "judge", "admin", 404),
+    ("POST", f"/control/{S}/judges/{{judge}}/revoke", {}, "judge", "admin", 404),
 ]
 # Routes with a record id that write nothing (their GET), or only redirect.
 NOT_WRITES = {
@@ -194,7 +197,7 @@ def world():
     )
     MemberFactory(team=teams[0], name="Alma")
     users = {
-        role: staff_upsert(username=f"v-{role}", role=role, password="pw-x-1")[0]
+        role: staff_upsert(username=f"v-{role}", role=role, password="vanished-kodeord-7")[0]
         for role in ("judge", "desk", "admin")
     }
     finish = Finish.objects.create(
@@ -208,7 +211,9 @@ def world():
         team=teams[2], puzzle=competition.puzzles.get(position=1), pieces=40
     )
     objection = Objection.objects.create(team=teams[0], finish=finish, text="for sent")
+    lost = staff_upsert(username="v-tablet", role="judge", password="vanished-kodeord-8")[0]
     ids = {
+        "judge": lost.pk,
         "team": teams[0].pk,
         "team3": teams[2].pk,
         "finish": finish.pk,
@@ -222,6 +227,7 @@ def world():
         "count": lambda: Count.objects.filter(pk=count.pk).delete(),
         "objection": lambda: Objection.objects.filter(pk=objection.pk).delete(),
         "request": lambda: finish_delete(finish=tapped, by=users["judge"]),
+        "judge": lambda: type(lost).objects.filter(pk=lost.pk).delete(),
     }
     return users, ids, records, teams
 
@@ -346,7 +352,7 @@ def _routes(patterns, prefix=""):
 
 def _shape(path: str) -> str:
     path = path.replace(f"/{S}/", "/<slug>/")
-    path = re.sub(r"\{(team|team3|finish|count|objection)\}", "<id>", path)
+    path = re.sub(r"\{(team|team3|finish|count|objection|judge)\}", "<id>", path)
     return path.replace("{request}", "<id>")
 
 

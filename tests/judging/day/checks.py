@@ -1,0 +1,236 @@
+"""What the day model reads and compares: the refusal codes, a digest of every table a
+step may write, and the standings the pure rules give over that digest."""
+
+import dataclasses
+from collections import defaultdict
+
+from django.db.models import Count as CountOf
+from django.db.models import Max
+
+from competition.models import AuditEntry, Competition, Puzzle, Team
+from judging.models import Count, Finish, Objection, RequestId, Tablet, Warning
+from scoring import rules
+
+# DESIGN.md's table of 409 codes, in its order: the companion test asks for each of them.
+DESIGN_CODES = (
+    "final",
+    "clock_not_started",
+    "already_started",
+    "no_puzzles",
+    "clock_running",
+    "after_end",
+    "in_future",
+    "time_order",
+    "already_finished",
+    "out_of_order",
+    "not_competing",
+    "all_finished",
+    "already_counted",
+    "not_latest",
+    "already_resolved",
+    "finishes_after_stop",
+    "has_finishes",
+    "undone",
+    "counts_unconfirmed",
+    "count_differs",
+    "taps_waiting",
+    "objections_open",
+    "counts_missing",
+    "count_not_yours",
+    "decided",
+    "puzzle_sequence",
+)
+# Codes the API documents beside the table (its views' descriptions): refusals too, but
+# not in DESIGN.md's table. Anything else in a 409 fails the model.
+API_CODES = (
+    "implausible",
+    "own_count",
+    "already_confirmed",
+    "count_confirmed",
+    "clock_stopped",
+    "clock_not_stopped",
+    "has_counts",
+    "clock_ended",
+    "undo_too_late",
+    "already_disqualified",
+    "not_disqualified",
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Digest:
+    """Every row of one competition that a step may write, as plain tuples (ten queries)."""
+
+    competition: tuple
+    puzzles: tuple
+    teams: tuple
+    finishes: tuple
+    counts: tuple
+    warnings: tuple
+    objections: tuple
+    request_ids: tuple
+    audit: tuple
+    tablets: tuple
+
+    def without_tablets(self) -> "Digest":
+        # A tablet's report is its health, accepted also after final (judging/services/tablets).
+        return dataclasses.replace(self, tablets=())
+
+    def masked_second_count(self) -> "Digest":
+        """Without what a differing second count writes: the flag, its audit, its id."""
+        return dataclasses.replace(
+            self,
+            competition=self.competition[:3],
+            counts=tuple(row[:-1] for row in self.counts),
+            request_ids=tuple(r for r in self.request_ids if r[1] != "confirm"),
+            audit=(),
+        )
+
+    # --- reading it ------------------------------------------------------------------------
+    @property
+    def started_at(self):
+        return self.competition[0]
+
+    @property
+    def stopped_at(self):
+        return self.competition[1]
+
+    @property
+    def finalised_at(self):
+        return self.competition[2]
+
+    @property
+    def second_count(self) -> bool:
+        return self.competition[4]
+
+    @property
+    def duration_minutes(self) -> int:
+        return self.competition[5]
+
+    def finishes_of(self, team_id: int) -> list[tuple]:
+        return sorted((f for f in self.finishes if f[1] == team_id), key=lambda f: f[3])
+
+    def count_of(self, team_id: int) -> tuple | None:
+        return next((c for c in self.counts if c[1] == team_id), None)
+
+    def team(self, team_id: int) -> tuple | None:
+        return next((t for t in self.teams if t[0] == team_id), None)
+
+    def finish(self, finish_id: int) -> tuple | None:
+        return next((f for f in self.finishes if f[0] == finish_id), None)
+
+    def count(self, count_id: int) -> tuple | None:
+        return next((c for c in self.counts if c[0] == count_id), None)
+
+    def pieces_at(self, position: int) -> int | None:
+        return next((p[2] for p in self.puzzles if p[1] == position), None)
+
+    def records(self) -> dict:
+        """What an objection decides about each finish and count: its puzzle and numbers."""
+        out = {("finish", f[0]): (f[3], f[4], f[5]) for f in self.finishes}
+        out.update({("count", c[0]): (c[2], c[3]) for c in self.counts})
+        return out
+
+
+# Column order of the rows (the properties above and the model read them by index).
+FINISH = ("id", "team_id", "puzzle_id", "puzzle__position", "elapsed_seconds", "missing",
+          "request_id", "registered_by_id")  # fmt: skip
+COUNT = ("id", "team_id", "puzzle__position", "pieces", "unplaced", "loose", "registered_by_id",
+         "request_id", "confirmed_by_id", "confirmed_at", "second_pieces")  # fmt: skip
+
+
+def read_digest(competition_id: int) -> Digest:
+    here = {"team__competition_id": competition_id}
+    competition = Competition.objects.values_list(
+        "started_at", "stopped_at", "finalised_at", "standings_version", "second_count",
+        "duration_minutes", "slug",
+    ).get(pk=competition_id)  # fmt: skip
+    finishes = tuple(
+        (*row[:5], tuple(row[5] or ()), *row[6:])
+        for row in Finish.objects.filter(**here).order_by("pk").values_list(*FINISH)
+    )
+    audit = AuditEntry.objects.filter(competition_id=competition_id).aggregate(
+        n=CountOf("id"), last=Max("id")
+    )
+    return Digest(
+        competition=competition,
+        puzzles=tuple(
+            Puzzle.objects.filter(competition_id=competition_id)
+            .order_by("position")
+            .values_list("id", "position", "pieces")
+        ),
+        teams=tuple(
+            Team.objects.filter(competition_id=competition_id)
+            .order_by("pk")
+            .values_list("id", "name", "table", "withdrawn", "disqualified", "checked_in_at")
+        ),
+        finishes=finishes,
+        counts=tuple(Count.objects.filter(**here).order_by("pk").values_list(*COUNT)),
+        warnings=tuple(
+            Warning.objects.filter(**here).order_by("pk").values_list("id", "team_id", "request_id")
+        ),
+        objections=tuple(
+            Objection.objects.filter(**here)
+            .order_by("pk")
+            .values_list("id", "team_id", "finish_id", "count_id", "decision", "resolved_by_id")
+        ),
+        request_ids=tuple(
+            RequestId.objects.filter(competition_id=competition_id)
+            .order_by("pk")
+            .values_list("request_id", "kind", "outcome", "record_id", "team_id")
+        ),
+        audit=(audit["n"], audit["last"]),
+        tablets=tuple(
+            Tablet.objects.filter(competition_id=competition_id)
+            .order_by("device_id")
+            .values_list("device_id", "waiting")
+        ),
+    )
+
+
+def expected_rows(digest: Digest, *, public: bool) -> list[tuple]:
+    """The standings `rules.standings` gives over the digest, as the API's rows compare.
+
+    The public sees a count only once it is confirmed (DESIGN.md `second_count`: the second
+    judge counts blind, even from the café)."""
+    puzzles = [rules.Puzzle(position=p[1], pieces=p[2]) for p in digest.puzzles]
+    finishes = defaultdict(list)
+    for f in digest.finishes:
+        finishes[f[1]].append(f)
+    sheets, shown = [], {}
+    for team in digest.teams:
+        if team[3]:  # withdrawn teams are not listed
+            continue
+        count = digest.count_of(team[0])
+        counted = count[3] if count else None
+        if public and count is not None and digest.second_count and count[9] is None:
+            counted = None
+        shown[team[0]] = counted
+        sheets.append(
+            rules.Sheet(
+                team=team[0],
+                finishes=tuple(
+                    rules.Finish(position=f[3], elapsed_seconds=f[4], missing=f[5])
+                    for f in sorted(finishes[team[0]], key=lambda f: f[3])
+                ),
+                counted=counted,
+                disqualified=team[4],
+            )
+        )
+    by_team = {f[1]: [] for f in digest.finishes}
+    for f in sorted(digest.finishes, key=lambda f: f[3]):
+        by_team[f[1]].append((f[3], f[4], rules.deducted(f[5])))
+    return [
+        (s.rank, s.team, s.pieces, s.finished, s.last_finish_seconds, s.disqualified,
+         shown[s.team], tuple(by_team.get(s.team, ())))  # fmt: skip
+        for s in rules.standings(puzzles, sheets)
+    ]
+
+
+def served_rows(body: dict) -> list[tuple]:
+    return [
+        (r["rank"], r["team"]["id"], r["pieces"], r["finished"], r["last_finish_seconds"],
+         r["disqualified"], r["counted"],
+         tuple((f["puzzle"], f["elapsed_seconds"], f["deducted"]) for f in r["finishes"]))  # fmt: skip
+        for r in body["standings"]
+    ]

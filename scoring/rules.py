@@ -172,6 +172,28 @@ def check_next_position(finished: int, position: int) -> int:
     return position
 
 
+def check_new_position(positions: Sequence[int], position: int) -> int:
+    """R7: a puzzle added to the sequence `positions` goes at 1..N+1 (N puzzles), never past
+    the end with a gap before it; returns the position."""
+    if position < 1 or position > len(positions) + 1:
+        raise RuleViolation(
+            "puzzle_sequence",
+            f"Puzzle {position} would leave a gap: the sequence has {len(positions)} puzzles, "
+            f"so the next is {len(positions) + 1}.",
+        )
+    return position
+
+
+def check_puzzle_sequence(positions: Sequence[int]) -> None:
+    """R7: the sequence is exactly the positions 1..N (no gap, no double): the clock starts
+    only over such a sequence (a setup may pass through a gap while it moves puzzles)."""
+    if sorted(positions) != list(range(1, len(positions) + 1)):
+        raise RuleViolation(
+            "puzzle_sequence",
+            f"The puzzles must be positions 1..{len(positions)}, not {sorted(positions)}.",
+        )
+
+
 def check_finish_time(elapsed_seconds: int, *, after: int = 0, before: int | None = None) -> int:
     """R5, R7: a finish time not below 0, not earlier than the finish before it (`after`)
     and not later than the finish after it (`before`, when a time is corrected)."""
@@ -189,15 +211,16 @@ def check_clock_time(elapsed_seconds: int, *, now: int, end: int, tolerance: int
     """R10: a time given with a finish (a tap taken on a device, a time from paper) lies
     neither after the clock's `end` nor later than its `now` (all in seconds since the
     start); up to `tolerance` seconds ahead of `now` is `now` (a tablet's clock may run a
-    little ahead). Returns the time."""
+    little ahead), also in the last seconds before the end: while the clock still runs
+    (`now` <= `end`) such a tap is never `after_end`. Returns the time."""
     if elapsed_seconds < 0:
         raise RuleViolation("negative_time", f"A time cannot be negative ({elapsed_seconds}).")
+    if now < elapsed_seconds <= now + tolerance and now <= end:
+        return now
     if elapsed_seconds > end:
         raise RuleViolation(
             "after_end", f"{format_hms(elapsed_seconds)} is after the end ({format_hms(end)})."
         )
-    if now < elapsed_seconds <= now + tolerance:
-        return now
     if elapsed_seconds > now:
         raise RuleViolation(
             "in_future",
@@ -369,6 +392,14 @@ def standings(puzzles: Sequence[Puzzle], sheets: Sequence[Sheet]) -> list[Standi
         )
         out.append(standing)
     return out
+
+
+def next_place(places: Sequence[int], at: int) -> int:
+    """The prize-giving reveal goes up through the places that exist: after place `at`, the
+    nearest rank above it among `places` (the ranks of the standings; shared ranks skip, so
+    ranks 1, 1, 3 go 3, then 1). 1 when there is none."""
+    higher = [place for place in places if place is not None and place < at]
+    return max(higher, default=1)
 
 
 def _check_puzzles(puzzles: Sequence[Puzzle]) -> dict[int, Puzzle]:

@@ -33,6 +33,7 @@ __all__ = [
     "competition_state",
     "memo_blobs",
     "memo_clear",
+    "reveal_places",
     "standings_for",
     "standings_key",
 ]
@@ -153,6 +154,13 @@ def standings_for(state: Competition, *, staff: bool = False, status: str | None
     if not staff:
         _hold(state, status, result)
     return result
+
+
+def reveal_places(competition: Competition) -> list[int]:
+    """The places the prize-giving reveal steps through: the ranks that exist in the staff
+    standings (shared ranks 1, 1, 3 are the places 1 and 3)."""
+    body = standings_for(competition, staff=True)
+    return sorted({r["rank"] for r in body["standings"] if r["rank"] is not None})
 
 
 def _hold(state: Competition, status: str, result: dict) -> None:

@@ -13,7 +13,8 @@ from competition import services
 from competition.errors import Refusal
 from competition.models import Competition, ScreenMode, Status
 from competition.roles import ADMIN, role_required
-from scoring.selectors import standings_for
+from scoring.rules import next_place
+from scoring.selectors import reveal_places, standings_for
 
 
 def _refused(request, exc) -> None:
@@ -30,6 +31,7 @@ def screen(request, slug):
     status = competition.status_at(timezone.now())
     body = standings_for(competition, staff=True, status=status)
     ranked = [r for r in body["standings"] if r["rank"] is not None]
+    places = sorted({r["rank"] for r in ranked})
     at = competition.reveal_at
     context = {
         "competition": competition,
@@ -39,7 +41,7 @@ def screen(request, slug):
         "ranked": len(ranked),
         "reveal_default": min(10, len(ranked)) or 1,
         # Staff see the next place before the hall does.
-        "next_rows": [r for r in ranked if at is not None and r["rank"] == at - 1],
+        "next_rows": [r for r in ranked if at is not None and r["rank"] == next_place(places, at)],
         "final": status == Status.FINAL,
     }
     return render(request, "scoring/control_screen.html", context)
@@ -102,6 +104,6 @@ def reveal_next(request, slug):
     return _write(
         request,
         slug,
-        lambda c: services.reveal_next(competition=c, by=request.user),
+        lambda c: services.reveal_next(competition=c, by=request.user, places=reveal_places(c)),
         _("The next place is on the big screen."),
     )

@@ -19,6 +19,7 @@ from competition.audit import audit_record
 from competition.errors import Refusal, ensure_not_final
 from competition.locking import lock_competition
 from competition.models import AuditEntry, Competition, Team
+from scoring import rules
 from scoring.rules import format_hms
 
 __all__ = [
@@ -119,6 +120,18 @@ def clock_start(*, competition: Competition, by, started_at: datetime | None = N
         raise Refusal(
             "no_puzzles", _("The competition has no puzzles yet; add the puzzle sequence first.")
         )
+    positions = list(competition.puzzles.values_list("position", flat=True))
+    try:
+        rules.check_puzzle_sequence(positions)
+    except rules.RuleViolation:
+        raise Refusal(
+            "puzzle_sequence",
+            _(
+                "The puzzles are numbered %(positions)s: the sequence must be 1 to %(n)d without "
+                "gaps (R7). Correct the sequence in the setup first."
+            )
+            % {"positions": ", ".join(map(str, sorted(positions))), "n": len(positions)},
+        ) from None
     now = timezone.now()
     if started_at is None:
         started_at = now

@@ -2,6 +2,8 @@
 reveal from place N up to 1. Each write bumps the standings version, so the screens, which
 poll the cached answer of that version, switch within their next poll; no reload."""
 
+from collections.abc import Sequence
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -10,6 +12,7 @@ from competition.audit import audit_record
 from competition.errors import Refusal
 from competition.locking import lock_competition
 from competition.models import Competition, ScreenMode
+from scoring import rules
 
 __all__ = ["reveal_next", "reveal_start", "screen_hold", "screen_set"]
 
@@ -84,14 +87,16 @@ def reveal_start(*, competition: Competition, by, from_place: int) -> Competitio
 
 
 @transaction.atomic
-def reveal_next(*, competition: Competition, by) -> Competition:
-    """Show the next place on the big screen ("Vis næste placering")."""
+def reveal_next(*, competition: Competition, by, places: Sequence[int]) -> Competition:
+    """Show the next place on the big screen ("Vis næste placering"): the next of `places`,
+    the ranks of the final standings (`rules.next_place`: shared ranks 1, 1, 3 step from 3
+    to both teams of place 1, never to an empty place 2)."""
     competition = lock_competition(competition)
     if competition.reveal_at is None:
         raise Refusal("reveal_not_started", _("Start the reveal first: choose the first place."))
     if competition.reveal_at <= 1:
         raise Refusal("reveal_over", _("Every place is revealed."))
     before = _screen(competition)
-    competition.reveal_at -= 1
+    competition.reveal_at = rules.next_place(places, competition.reveal_at)
     competition.screen_mode = ScreenMode.REVEAL
     return _saved(competition, by, "reveal_next", before)

@@ -13,6 +13,7 @@ from competition.inputs import SMALLINT_MAX
 from competition.locking import lock_competition
 from competition.models import Competition, Puzzle
 from competition.slugs import slug_valid
+from scoring import rules
 
 __all__ = [
     "competition_create",
@@ -169,6 +170,17 @@ def puzzle_add(
     before = _puzzles_snapshot(competition)
     if Puzzle.objects.filter(competition=competition, position=position).exists():
         raise ValidationError({"position": _("There is already a puzzle with this number.")})
+    try:
+        rules.check_new_position([p["position"] for p in before], position)
+    except rules.RuleViolation:
+        raise ValidationError(
+            {
+                "position": _(
+                    "The sequence has %(n)d puzzles: the next one is number %(next)d (R7: no gaps)."
+                )
+                % {"n": len(before), "next": len(before) + 1}
+            }
+        ) from None
     puzzle = Puzzle(
         competition=competition, position=position, pieces=pieces, title=title, brand=brand
     )

@@ -117,8 +117,10 @@ class CountDetailView(CompetitionAPIView):
         request=CountPatchSerializer,
         responses={200: CountOutSerializer, 400: INVALID, 409: REFUSED},
         description="Correct a count with a `reason` (judge, admin). Refused (409): `final`, "
-        "`count_confirmed` (a judge, once a second count confirmed it). The head judge's "
-        "correction confirms the count (`second_count`).",
+        "`count_confirmed` (a judge, once a second count confirmed it), `count_not_yours` "
+        "(`second_count`: a judge other than the one who counted, or anyone but the head "
+        "judge after `count_differs`). The head judge's correction confirms the count "
+        "(`second_count`). 404 when the count was deleted meanwhile.",
     )
     def patch(self, request, slug, pk):
         count = get_object_or_404(Count, pk=pk, team__competition__slug=slug)

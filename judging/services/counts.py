@@ -205,6 +205,36 @@ def count_record(
     return count
 
 
+def _ensure_judge_may_correct(count: Count, team: Team, by) -> None:
+    """DESIGN.md `count_not_yours`: before a blind second count confirms it, only the judge
+    who counted corrects a count (the second judge would otherwise count, correct and
+    confirm alone); once the counts differed, the head judge settles it."""
+    if count.second_pieces is not None:
+        raise Refusal(
+            "count_not_yours",
+            _(
+                "The two counts of %(team)s differ (%(first)s and %(second)s pieces): the head "
+                "judge settles it by correcting the count."
+            )
+            % {"team": team.name, "first": count.pieces, "second": count.second_pieces},
+        )
+    if count.registered_by_id is None or count.registered_by_id != getattr(by, "pk", None):
+        raise Refusal(
+            "count_not_yours",
+            _(
+                "%(team)s was counted by %(user)s at %(time)s: only that judge or the head judge "
+                "corrects the count before a second count confirms it."
+            )
+            % {
+                "team": team.name,
+                "user": who(count.registered_by),
+                "time": when(count.registered_at),
+            },
+            registered_by=who(count.registered_by),
+            registered_at=timezone.localtime(count.registered_at).isoformat(),
+        )
+
+
 @transaction.atomic
 def count_correct(
     *,
@@ -221,7 +251,7 @@ def count_correct(
     check_count_form(pieces, unplaced, recording=False)
     team, competition = lock_team(count.team)
     ensure_not_final(competition)
-    count = Count.objects.select_related("puzzle").get(pk=count.pk)
+    count = Count.objects.select_related("puzzle", "registered_by").get(pk=count.pk)
     before = _count_dict(count)
     # DESIGN.md `second_count`: a judge corrects a count until it is confirmed; the head
     # judge's correction settles it (confirmed, a difference cleared).
@@ -232,6 +262,8 @@ def count_correct(
             _("%(team)s's count is confirmed; only the head judge can correct it now.")
             % {"team": team.name},
         )
+    if competition.second_count and not settles:
+        _ensure_judge_may_correct(count, team, by)
     if pieces is None and unplaced is None:
         if loose is None or count.unplaced is None:
             raise ValidationError({"pieces": _("Give the corrected count.")})

@@ -94,9 +94,9 @@ def _already_finished(finish: Finish) -> Refusal:
     )
 
 
-def _clock_bounds(competition: Competition) -> tuple[int, int]:
+def _clock_bounds(competition: Competition, now=None) -> tuple[int, int]:
     """(the clock's now, its end), both in whole seconds since the start."""
-    now = timezone.now()
+    now = now or timezone.now()
     now_s = int((now - competition.started_at).total_seconds())
     end_s = int((competition.clock_end - competition.started_at).total_seconds())
     return now_s, end_s
@@ -108,10 +108,11 @@ def _clock_bounds(competition: Competition) -> tuple[int, int]:
 CLOCK_TOLERANCE_SECONDS = 5
 
 
-def _check_time(competition: Competition, elapsed_seconds: int) -> int:
+def _check_time(competition: Competition, elapsed_seconds: int, arrived=None) -> int:
     """R10 (`rules.check_clock_time`): a time neither after the clock's end nor later than
-    its now; returns the time."""
-    now_s, end_s = _clock_bounds(competition)
+    its now (`arrived`: when the request came, before it waited for the locks); returns the
+    time."""
+    now_s, end_s = _clock_bounds(competition, arrived)
     try:
         return rules.check_clock_time(
             elapsed_seconds, now=now_s, end=end_s, tolerance=CLOCK_TOLERANCE_SECONDS
@@ -198,6 +199,9 @@ def finish_register(
     is refused with the code `implausible` (the judge confirms and sends it again).
     `answer` makes the answer kept for a replay (the API's JSON; default `_finish_dict`).
     """
+    # DESIGN.md "The edges that stay true": a tap that arrived while the clock ran is
+    # judged at that moment, not after the wait for the locks.
+    arrived = timezone.now()
     # What could never be right answers 400 before the state is looked at (DESIGN.md).
     puzzle = _puzzle(team.competition_id, position)
     spots = check_missing(missing, puzzle)
@@ -238,7 +242,7 @@ def finish_register(
             )
         elapsed_seconds = competition.elapsed_seconds()
     else:
-        elapsed_seconds = _check_time(competition, elapsed_seconds)
+        elapsed_seconds = _check_time(competition, elapsed_seconds, arrived)
     previous = finishes[-1].elapsed_seconds if finishes else 0
     try:
         rules.check_finish_time(elapsed_seconds, after=previous)

@@ -111,6 +111,46 @@ def test_a_judge_corrects_until_confirmed_then_not(counted, judge, judge2, refus
     refused("count_confirmed", count_correct, count=counted[0], by=judge, pieces=130, reason="x")
 
 
+def test_another_judge_cannot_correct_an_unconfirmed_count(counted, judge, judge2, refused):
+    """Issue 19 point 2: judge 2 corrected judge 1's 101 to 400 and confirmed 400 alone."""
+    caught = refused(
+        "count_not_yours", count_correct, count=counted[0], by=judge2, pieces=400, reason="x"
+    )
+    assert "talt af mette kl. " in str(caught.message)
+    assert caught.extra["registered_by"] == "mette"
+    count_correct(count=counted[0], by=judge, pieces=120, reason="Tastefejl")  # their own
+
+
+def test_after_count_differs_only_the_head_judge_settles(
+    counted, judge, judge2, admin_user, refused
+):
+    with pytest.raises(Refusal):
+        count_confirm(count=counted[0], by=judge2, pieces=110)
+    for who in (judge, judge2):  # neither the first nor the second judge
+        caught = refused(
+            "count_not_yours", count_correct, count=counted[0], by=who, pieces=110, reason="x"
+        )
+        assert "101 og 110" in str(caught.message)
+    count_correct(count=counted[0], by=admin_user, pieces=110, reason="Talt igen sammen")
+    assert Count.objects.get(pk=counted[0].pk).confirmed_at is not None
+
+
+def test_api_the_second_judge_cannot_correct_then_confirm_alone(counted, api_as, judge2, state):
+    count = counted[0]
+    second = api_as(judge2)
+    before = state()
+    response = second.patch(
+        f"{BASE}/counts/{count.pk}/", {"pieces": 400, "reason": "rettet"}, format="json"
+    )
+    assert response.status_code == 409, response.content
+    assert response.json()["code"] == "count_not_yours"
+    assert state() == before
+    # The blind count of 400 now differs from the first judge's 101: not confirmed.
+    response = second.post(f"{BASE}/counts/{count.pk}/confirm", {"pieces": 400}, format="json")
+    assert response.json()["code"] == "count_differs"
+    assert Count.objects.get(pk=count.pk).confirmed_at is None
+
+
 def test_finalise_waits_for_every_second_count(counted, judge2, admin_user, refused):
     count_confirm(count=counted[0], by=judge2, pieces=101)
     caught = refused(

@@ -271,6 +271,34 @@ class TestFinishRegister:
                 elapsed_seconds=7206,
             )
 
+    @pytest.mark.parametrize("ahead", [1, 3, 5])
+    def test_the_last_seconds_a_tap_ahead_is_the_clocks_now(self, running, teams, judge, ahead):
+        """Issue 19 point 3: 57 s of the last minute gone, a tablet 1-5 s ahead taps: the clock
+        still runs, so the tap is the clock's now (57 s), not `after_end` (the outbox would
+        drop the refused tap and the puzzle's pieces with it)."""
+        end = 3 * 3600
+        now = running.started_at + timedelta(seconds=end - 3)  # 57 s of the last 60
+        with mock.patch.object(timezone, "now", return_value=now):
+            finish = finish_register(
+                team=teams[0], position=1, by=judge, elapsed_seconds=end - 3 + ahead
+            )
+        assert finish.elapsed_seconds == end - 3
+
+    def test_once_the_clock_has_ended_a_tap_after_the_end_is_refused(
+        self, running, teams, judge, refused
+    ):
+        end = 3 * 3600
+        now = running.started_at + timedelta(seconds=end + 1)  # time is up
+        with mock.patch.object(timezone, "now", return_value=now):
+            refused(
+                "after_end",
+                finish_register,
+                team=teams[0],
+                position=1,
+                by=judge,
+                elapsed_seconds=end + 2,
+            )
+
     def test_time_order(self, running, teams, judge, refused):
         finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=3000)
         refused(

@@ -3,6 +3,7 @@ prize-giving reveal; with the hold on, the public sees no place before the hall 
 
 import csv
 import io
+from datetime import timedelta
 
 import pytest
 from django.test import Client
@@ -10,7 +11,7 @@ from django.test import Client
 from competition.errors import Refusal
 from competition.models import AuditEntry, Competition
 from competition.services import reveal_next, reveal_start, screen_hold, screen_set
-from scoring.selectors import memo_clear
+from scoring.selectors import memo_clear, reveal_places
 
 HX = {"HTTP_HX_REQUEST": "true"}
 
@@ -86,7 +87,7 @@ def test_refused_screen_writes_change_nothing(competition, teams, admin_user, re
     invalid("mode", screen_set, competition=competition, by=admin_user, mode="disco")
     refused("reveal_not_started", screen_set, competition=competition, by=admin_user, mode="reveal")
     refused("not_final", reveal_start, competition=competition, by=admin_user, from_place=3)
-    refused("reveal_not_started", reveal_next, competition=competition, by=admin_user)
+    refused("reveal_not_started", reveal_next, competition=competition, by=admin_user, places=[1])
 
 
 @pytest.mark.django_db
@@ -120,7 +121,7 @@ def test_a_reveal_of_five_places_step_by_step(final, admin_user):
     order = ["Echo", "Delta", "Charlie", "Bravo", "Alfa"]
     for step, name in enumerate(order, start=1):
         place = 6 - step
-        reveal_next(competition=final, by=admin_user)
+        reveal_next(competition=final, by=admin_user, places=reveal_places(final))
         html = screen_html()
         team = final.teams_by_name[name]
         assert f'data-reveal-team="{team.pk}"' in html, (place, name)
@@ -144,7 +145,7 @@ def test_a_reveal_of_five_places_step_by_step(final, admin_user):
     assert names == everyone and "data-held" not in board
     assert "hx-get" not in board  # final and nothing held: the phone stops polling
     with pytest.raises(Refusal) as caught:
-        reveal_next(competition=final, by=admin_user)
+        reveal_next(competition=final, by=admin_user, places=reveal_places(final))
     assert caught.value.code == "reveal_over"
     actions = list(
         AuditEntry.objects.filter(competition=final, action__startswith="reveal").values_list(
@@ -243,3 +244,53 @@ def test_a_held_team_page_says_it_waits_for_the_reveal(final, admin_user):
     echo = final.teams_by_name["Echo"]
     assert "1.000" in public(f"/dm-2026/teams/{echo.pk}/").content.decode()  # not held
     assert public("/dm-2026/teams/999999/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_reveal_steps_through_the_places_that_exist(competition, admin_user, start_clock):
+    """Issue 19 point 7: ranks 1, 1, 3: the reveal shows place 3, then both teams of place 1,
+    never an empty "2. plads" (DESIGN.md: the reveal steps through the places that exist)."""
+    from competition.services import clock_stop
+    from judging.services import competition_finalise, count_record, finish_register
+    from tests.factories import TeamFactory
+
+    start_clock(competition, ago=timedelta(hours=2))
+    teams = {}
+    for table, (name, times) in enumerate(
+        (("Alfa", (3000, 6000, 7000)), ("Bravo", (3000, 6000, 7000)), ("Charlie", (3000,))),
+        start=1,
+    ):
+        teams[name] = TeamFactory(competition=competition, name=name, table=table)
+        for position, elapsed in enumerate(times, start=1):
+            finish_register(
+                team=teams[name], position=position, by=admin_user, elapsed_seconds=elapsed
+            )
+    clock_stop(competition=competition, by=admin_user)
+    count_record(team=teams["Charlie"], by=admin_user, pieces=900)
+    final = competition_finalise(competition=competition, by=admin_user)
+    assert reveal_places(final) == [1, 3]
+
+    client = Client()
+    client.force_login(admin_user)
+    client.post("/control/dm-2026/screen/reveal/start", {"from_place": "3"})
+    # The control room names who comes next: Charlie, then both of place 1.
+    page = client.get("/control/dm-2026/screen/").content.decode()
+    assert "Charlie" in page and "Alfa" not in page
+    seen = []
+    while True:
+        client.post("/control/dm-2026/screen/reveal/next")
+        final.refresh_from_db()
+        html = screen_html()
+        shown = [n for n in teams if f'data-reveal-team="{teams[n].pk}"' in html]
+        seen.append((final.reveal_at, shown))
+        assert "2. plads" not in html
+        if final.reveal_at == 1:
+            break
+        page = client.get("/control/dm-2026/screen/").content.decode()
+        assert "Alfa" in page and "Bravo" in page
+        assert len(seen) < 5
+    assert seen == [(3, ["Charlie"]), (1, ["Alfa", "Bravo"])]
+    assert "1. plads" in html
+    with pytest.raises(Refusal) as caught:
+        reveal_next(competition=final, by=admin_user, places=reveal_places(final))
+    assert caught.value.code == "reveal_over"

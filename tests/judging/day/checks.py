@@ -2,10 +2,13 @@
 step may write, and the standings the pure rules give over that digest."""
 
 import dataclasses
+import json
 from collections import defaultdict
+from uuid import UUID
 
-from django.db.models import Count as CountOf
-from django.db.models import Max
+from django.db import connection
+from django.db.models import Subquery, TextField, Value
+from django.db.models.functions import Cast
 
 from competition.models import AuditEntry, Competition, Puzzle, Team
 from judging.models import Count, Finish, Objection, RequestId, Tablet, Warning
@@ -132,59 +135,104 @@ class Digest:
         return out
 
 
-# Column order of the rows (the properties above and the model read them by index).
-FINISH = ("id", "team_id", "puzzle_id", "puzzle__position", "elapsed_seconds", "missing",
-          "request_id", "registered_by_id")  # fmt: skip
-COUNT = ("id", "team_id", "puzzle__position", "pieces", "unplaced", "loose", "registered_by_id",
-         "request_id", "confirmed_by_id", "confirmed_at", "second_pieces")  # fmt: skip
+def _int(value):
+    return None if value is None else int(value)
 
 
-def read_digest(competition_id: int) -> Digest:
-    here = {"team__competition_id": competition_id}
+def _bool(value) -> bool:
+    return value in ("true", "1", "t")
+
+
+def _uuid(value):
+    return None if value is None else UUID(value)
+
+
+def _json(value) -> tuple:
+    return tuple(json.loads(value)) if value else ()
+
+
+def _text(value):
+    return value
+
+
+# Per table its rows' columns, in the order the properties above and the model read them.
+TABLES = {
+    "puzzles": (Puzzle, "competition_id", (("id", _int), ("position", _int), ("pieces", _int))),
+    "teams": (Team, "competition_id", (("id", _int), ("name", _text), ("table", _int),
+              ("withdrawn", _bool), ("disqualified", _bool), ("checked_in_at", _text))),
+    "finishes": (Finish, "team__competition_id", (("id", _int), ("team_id", _int),
+                 ("puzzle_id", _int), ("puzzle__position", _int), ("elapsed_seconds", _int),
+                 ("missing", _json), ("request_id", _uuid), ("registered_by_id", _int))),
+    "counts": (Count, "team__competition_id", (("id", _int), ("team_id", _int),
+               ("puzzle__position", _int), ("pieces", _int), ("unplaced", _int), ("loose", _int),
+               ("registered_by_id", _int), ("request_id", _uuid), ("confirmed_by_id", _int),
+               ("confirmed_at", _text), ("second_pieces", _int))),
+    "warnings": (Warning, "team__competition_id", (("id", _int), ("team_id", _int),
+                 ("request_id", _uuid))),
+    "objections": (Objection, "team__competition_id", (("id", _int), ("team_id", _int),
+                   ("finish_id", _int), ("count_id", _int), ("decision", _text),
+                   ("resolved_by_id", _int))),
+    "request_ids": (RequestId, "competition_id", (("request_id", _uuid), ("kind", _text),
+                    ("outcome", _text), ("record_id", _int), ("team_id", _int))),
+    "tablets": (Tablet, "competition_id", (("device_id", _text), ("waiting", _int))),
+}  # fmt: skip
+WIDTH = max(len(columns) for _model, _scope, columns in TABLES.values())
+
+
+def _rows(name: str, queryset):
+    """One table's rows as text columns, tagged with its name, for one UNION ALL."""
+    columns = TABLES[name][2]
+    return queryset.order_by().values_list(
+        Value(name, output_field=TextField()),
+        *(Cast(column, output_field=TextField()) for column, _read in columns),
+        *(Value(None, output_field=TextField()) for _ in range(WIDTH - len(columns))),
+    )
+
+
+def digest_query(competition_id: int) -> tuple[str, list]:
+    """The SQL of every table but the competition's, in one UNION ALL of text columns
+    (built once a day: a digest after every call of every day must be cheap)."""
+    parts = [
+        _rows(name, model.objects.filter(**{scope: competition_id}))
+        for name, (model, scope, _columns) in TABLES.items()
+    ]
+    # The audit log only grows: its newest entry stands for all of it.
+    newest = AuditEntry.objects.filter(competition_id=competition_id).order_by("-pk")
+    audit = AuditEntry.objects.filter(pk=Subquery(newest.values("pk")[:1]))
+    parts.append(
+        audit.order_by().values_list(
+            Value("audit", output_field=TextField()),
+            Cast("pk", output_field=TextField()),
+            *(Value(None, output_field=TextField()) for _ in range(WIDTH - 1)),
+        )
+    )
+    sql, params = parts[0].union(*parts[1:], all=True).query.sql_with_params()
+    return sql, list(params)
+
+
+def read_digest(competition_id: int, query: tuple[str, list]) -> Digest:
+    """Two queries: the competition's row, and `digest_query`."""
     competition = Competition.objects.values_list(
         "started_at", "stopped_at", "finalised_at", "standings_version", "second_count",
         "duration_minutes", "slug",
     ).get(pk=competition_id)  # fmt: skip
-    finishes = tuple(
-        (*row[:5], tuple(row[5] or ()), *row[6:])
-        for row in Finish.objects.filter(**here).order_by("pk").values_list(*FINISH)
-    )
-    audit = AuditEntry.objects.filter(competition_id=competition_id).aggregate(
-        n=CountOf("id"), last=Max("id")
-    )
+    with connection.cursor() as cursor:
+        cursor.execute(*query)
+        found = cursor.fetchall()
+    tables = {name: [] for name in (*TABLES, "audit")}
+    for tag, *values in found:
+        if tag == "audit":
+            tables[tag].append(int(values[0]))
+            continue
+        columns = TABLES[tag][2]
+        tables[tag].append(tuple(read(v) for (_c, read), v in zip(columns, values, strict=False)))
     return Digest(
         competition=competition,
-        puzzles=tuple(
-            Puzzle.objects.filter(competition_id=competition_id)
-            .order_by("position")
-            .values_list("id", "position", "pieces")
-        ),
-        teams=tuple(
-            Team.objects.filter(competition_id=competition_id)
-            .order_by("pk")
-            .values_list("id", "name", "table", "withdrawn", "disqualified", "checked_in_at")
-        ),
-        finishes=finishes,
-        counts=tuple(Count.objects.filter(**here).order_by("pk").values_list(*COUNT)),
-        warnings=tuple(
-            Warning.objects.filter(**here).order_by("pk").values_list("id", "team_id", "request_id")
-        ),
-        objections=tuple(
-            Objection.objects.filter(**here)
-            .order_by("pk")
-            .values_list("id", "team_id", "finish_id", "count_id", "decision", "resolved_by_id")
-        ),
-        request_ids=tuple(
-            RequestId.objects.filter(competition_id=competition_id)
-            .order_by("pk")
-            .values_list("request_id", "kind", "outcome", "record_id", "team_id")
-        ),
-        audit=(audit["n"], audit["last"]),
-        tablets=tuple(
-            Tablet.objects.filter(competition_id=competition_id)
-            .order_by("device_id")
-            .values_list("device_id", "waiting")
-        ),
+        audit=tuple(tables.pop("audit")),
+        **{
+            name: tuple(sorted(rows, key=lambda row, name=name: row[name == "puzzles"]))
+            for name, rows in tables.items()
+        },
     )
 
 

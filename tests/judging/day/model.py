@@ -53,6 +53,7 @@ from tests.judging.day.checks import (
     API_CODES,
     DESIGN_CODES,
     Digest,
+    digest_query,
     expected_rows,
     read_digest,
     served_rows,
@@ -130,6 +131,16 @@ def knows(attribute: str):
     return precondition(lambda self: bool(getattr(self, attribute)))
 
 
+def plan_rule(name: str):
+    """A rule that runs `Day.plan` (see `Day.plan_a`)."""
+
+    def step(self):
+        self.plan()
+
+    step.__name__ = step.__qualname__ = name
+    return during("setup", "running", "ended")(rule()(step))
+
+
 class Day(RuleBasedStateMachine):
     def __init__(self):
         super().__init__()
@@ -145,9 +156,11 @@ class Day(RuleBasedStateMachine):
             self.clients[name].force_authenticate(user)
         self.anonymous = APIClient()
         # The standings' fast path takes a request without a session cookie or a token for
-        # an anonymous reader (scoring/api.py): the staff reader logs in for real.
+        # an anonymous reader (scoring/api.py): the staff reader sends one (as a token's
+        # holder would), and DRF takes the forced user.
         self.staff_reader = APIClient()
-        self.staff_reader.force_login(USERS["head"])
+        self.staff_reader.force_authenticate(USERS["head"])
+        self.staff_reader.credentials(HTTP_AUTHORIZATION="Token day-model")
         self.name_of = {user.pk: name for name, user in USERS.items()}
         self.events: set[str] = set()
         self.cid: int | None = None
@@ -168,6 +181,7 @@ class Day(RuleBasedStateMachine):
         self.frozen_bodies: tuple | None = None  # the standings (staff, public) after final
         self.checked = None  # (digest, phase) the standings were last compared for
         self.rids = itertools.count(1)
+        self.plan_seed = self.turn = 0
         self.tables = itertools.count(1)
 
     def teardown(self):
@@ -223,7 +237,7 @@ class Day(RuleBasedStateMachine):
         is_json = response.get("Content-Type", "").startswith("application/json")
         data = response.json() if is_json else None
         answer = Answer(status, data, replayed=response.get("Idempotent-Replayed") == "true")
-        after = read_digest(self.cid)
+        after = read_digest(self.cid, self.query)
         what = f"{method.upper()} {path} {body} as {who} answered {status} {data}"
         if status == 409:
             answer.code = data.get("code")
@@ -256,7 +270,7 @@ class Day(RuleBasedStateMachine):
             done = False
         except ValidationError:
             done = False
-        after = read_digest(self.cid)
+        after = read_digest(self.cid, self.query)
         if not done:
             assert after == before, f"{function.__name__} refused, but it wrote"
         if self.frozen is not None:
@@ -329,17 +343,20 @@ class Day(RuleBasedStateMachine):
             self.note(f"a late {what} after {outcome}")
 
     # --- the oracles -----------------------------------------------------------------------
-    def must_register(self, team: int, position: int, elapsed: int | None) -> int | None:
-        """The time a finish must be registered at (R7, R10 and DESIGN.md's last seconds: a
-        tap up to 5 s ahead of the clock's now is its now, also just before the end), or
-        None when the rules refuse it."""
+    def must_register(self, team: int, position: int, elapsed: int | None) -> tuple:
+        """(the time a finish must be registered at or None, whether it may be registered).
+
+        R7 and R10 with DESIGN.md's last seconds: a tap up to 5 s ahead of the clock's now is
+        its now while the clock runs, also just before the end. A finish that may not be
+        registered is refused; one the rules may take at some time is checked by
+        `times_and_counts` (never after the end) and the rules (never before the previous)."""
         d = self.digest
         row = d.team(team)
         if d.finalised_at or d.started_at is None or row is None or row[3] or row[4]:
-            return None
+            return None, False
         done = d.finishes_of(team)
         if position != len(done) + 1 or d.pieces_at(position) is None:
-            return None
+            return None, False
         now_s, end_s = self.seconds(CLOCK.now), self.seconds(self.clock_end)
         running = CLOCK.now < self.clock_end
         if elapsed is None:
@@ -349,7 +366,7 @@ class Day(RuleBasedStateMachine):
         else:
             at = elapsed if 0 <= elapsed <= end_s else None
         previous = done[-1][4] if done else 0
-        return at if at is not None and at >= previous else None
+        return (at if at is not None and at >= previous else None), True
 
     def must_count(self, team: int, placed: int | None) -> bool | None:
         """R9: a count must be taken once time is up, for a competing team with an
@@ -395,8 +412,10 @@ class Day(RuleBasedStateMachine):
         puzzles=st.sampled_from((0, 1, 2, 2, 3, 3, 3)),
         pieces=st.lists(st.integers(10, 40), min_size=3, max_size=3),
         teams=st.integers(1, 4),
+        plan_seed=st.integers(0, 99),
     )
-    def open_the_day(self, second_count, puzzles, pieces, teams):
+    def open_the_day(self, second_count, puzzles, pieces, teams, plan_seed):
+        self.plan_seed = plan_seed
         response = self.clients["head"].post(
             "/api/v1/competitions/",
             {
@@ -410,7 +429,8 @@ class Day(RuleBasedStateMachine):
         )
         assert response.status_code == 201, response.content
         self.cid = response.json()["id"]
-        self.digest = read_digest(self.cid)
+        self.query = digest_query(self.cid)
+        self.digest = read_digest(self.cid, self.query)
         for position in range(1, puzzles + 1):
             self.add_puzzle_at(position, pieces[position - 1])
         for _ in range(teams):
@@ -422,9 +442,11 @@ class Day(RuleBasedStateMachine):
         body = {"position": position, "title": f"Motiv {position}", "pieces": pieces}
         return self.call("head", "post", "/puzzles/", body)
 
-    def add_team(self) -> None:
+    def add_team(self, members: int = 0) -> None:
         table = next(self.tables)
-        answer = self.call("desk", "post", "/teams/", {"name": f"Hold {table}", "table": table})
+        body = {"name": f"Hold {table}", "table": table}
+        body["members"] = [{"name": f"Puslespiller {n}"} for n in range(members)]
+        answer = self.call("desk", "post", "/teams/", body)
         if answer.status == 201:
             self.teams.append(answer.data["id"])
 
@@ -455,9 +477,10 @@ class Day(RuleBasedStateMachine):
             self.service(puzzle_delete, puzzle=puzzle, by=USERS["head"])
 
     @during("setup")
-    @rule()
-    def team_signs_up(self):
-        self.add_team()
+    @rule(members=st.integers(0, 4))
+    def team_signs_up(self, members):
+        """A team signs up (its puzzlers make a pace plausible, or not)."""
+        self.add_team(members)
 
     @knows("teams")
     @rule(index=pick, by_head=st.booleans(), undo=st.booleans())
@@ -488,8 +511,10 @@ class Day(RuleBasedStateMachine):
             self.note("the clock stopped early")
 
     @during("ended")
-    @rule()
-    def undo_stop(self):
+    @rule(wait=st.sampled_from((0, 0, 30, 150)))
+    def undo_stop(self, wait):
+        """The undo of a mistaken stop, within two minutes of it (or too late)."""
+        CLOCK.now += timedelta(seconds=wait)
         if self.call("head", "post", "/clock/stop/undo").status == 200:
             self.note("the stop undone")
 
@@ -518,13 +543,11 @@ class Day(RuleBasedStateMachine):
             "request_id": str(rid),
             "confirm_implausible": confirm,
         }
-        must = self.must_register(team, position, elapsed)
+        must, may = self.must_register(team, position, elapsed)
         answer = self.send("finish", who, "/finishes/", body, rid)
-        if not confirm and answer.code == "implausible":
-            return answer
-        if must is None:
+        if not may:
             assert answer.status != 201, f"a finish the rules refuse was registered: {body}"
-        else:
+        if must is not None and not (not confirm and answer.code == "implausible"):
             assert answer.status == 201, f"a finish lost: {body} must be registered at {must}"
             assert answer.data["elapsed_seconds"] == must, f"{body} registered at the wrong time"
         return answer
@@ -881,18 +904,18 @@ class Day(RuleBasedStateMachine):
         elif phase == "running":
             self.plan_running(choice)
         elif phase == "ended":
-            for _ in range(1 + choice % 3):
+            for _ in range(1 + choice % 2):
                 if self.phase != "ended" or not self.plan_ended(choice):
                     break
 
     def plan_setup(self, choice: int) -> None:
         positions = [p[1] for p in self.digest.puzzles]
         missing = [n for n in range(1, len(positions) + 1) if n not in positions]
-        if missing:  # a gap: the organiser fills it
+        if missing and choice >= 30:  # a gap: the organiser fills it
             self.add_puzzle_at(missing[0], 10 + choice % 30)
         elif not positions or (choice < 10 and len(positions) < 3):
             self.add_puzzle_at(len(positions) + 1, 10 + choice % 30)
-        elif not self.competing():
+        elif not self.competing() and not missing:
             self.add_team()
         else:
             started = CLOCK.now - timedelta(seconds=choice % 40)
@@ -900,12 +923,12 @@ class Day(RuleBasedStateMachine):
 
     def plan_running(self, choice: int) -> None:
         teams = self.competing(unfinished=True)
-        if teams and choice < 45:
+        if teams and choice < 55:
             skew = choice % (2 * TOLERANCE + 1) - TOLERANCE
             now = self.seconds(CLOCK.now)
             self.tap(self.one(teams, choice), JUDGES[choice % 2], elapsed=now + skew)
         else:
-            CLOCK.now += timedelta(seconds=60 + 6 * choice)
+            CLOCK.now += timedelta(seconds=30 + 2 * choice)
 
     def plan_ended(self, choice: int) -> bool:
         """One thing that stands between the day and its final results; False: finalised."""
@@ -940,35 +963,17 @@ class Day(RuleBasedStateMachine):
         self.finalise_now(override=bool(waiting))
         return False
 
-    @during("setup", "running", "ended")
-    @rule(choice=st.integers(0, 99))
-    def plan_a(self, choice):
-        self.get_on_with_the_day(choice)
+    def plan(self) -> None:
+        self.turn += 1
+        self.get_on_with_the_day((self.plan_seed + 37 * self.turn) % 100)
 
-    @during("setup", "running", "ended")
-    @rule(choice=st.integers(0, 99))
-    def plan_b(self, choice):
-        self.get_on_with_the_day(choice)
-
-    @during("setup", "running", "ended")
-    @rule(choice=st.integers(0, 99))
-    def plan_c(self, choice):
-        self.get_on_with_the_day(choice)
-
-    @during("setup", "running", "ended")
-    @rule(choice=st.integers(0, 99))
-    def plan_d(self, choice):
-        self.get_on_with_the_day(choice)
-
-    @during("setup", "running", "ended")
-    @rule(choice=st.integers(0, 99))
-    def plan_e(self, choice):
-        self.get_on_with_the_day(choice)
-
-    @during("setup", "running", "ended")
-    @rule(choice=st.integers(0, 99))
-    def plan_f(self, choice):
-        self.get_on_with_the_day(choice)
+    # The day plan under five names: hypothesis turns a random share of the rules off for
+    # each example (swarm testing); with five, 5 days in 6 keep at least one of them.
+    plan_a = plan_rule("plan_a")
+    plan_b = plan_rule("plan_b")
+    plan_c = plan_rule("plan_c")
+    plan_d = plan_rule("plan_d")
+    plan_e = plan_rule("plan_e")
 
     # --- what must always hold ---------------------------------------------------------------
     @invariant()
@@ -998,7 +1003,7 @@ class Day(RuleBasedStateMachine):
             return
         end_s, now_s = self.seconds(self.clock_end), self.seconds(CLOCK.now)
         for f in d.finishes:
-            assert f[4] <= min(end_s, now_s), f"finish {f} after the clock's end {end_s}"
+            assert f[4] <= min(end_s, now_s), f"finish {f} after the clock's end {end_s} or now"
         for c in d.counts:
             assert CLOCK.now >= self.clock_end, f"count {c} while the clock runs"
             assert c[2] == len(d.finishes_of(c[1])) + 1, f"count {c} not on the next puzzle"
@@ -1027,6 +1032,14 @@ class Day(RuleBasedStateMachine):
                 setters = self.setters.get(c[0], set()) | {c[6]}
                 assert c[8] not in setters, f"count {c} confirmed by one who set its number"
 
+    def public_standings_hold(self, d: Digest, public: dict) -> None:
+        want = expected_rows(d, public=True)
+        assert served_rows(public) == want, f"public standings {served_rows(public)} != {want}"
+        for row in public["standings"]:
+            count = d.count_of(row["team"]["id"])
+            counting = count is not None and d.second_count and count[9] is None
+            assert bool(row.get("counting")) == counting, f"public `counting` of {row}"
+
     def standings_are_the_rules(self, d: Digest) -> None:
         """The staff standings are the rules over the database; the public ones over what is
         public: an unconfirmed count is `counting`, without its number (issue 19, point 1)."""
@@ -1046,12 +1059,7 @@ class Day(RuleBasedStateMachine):
         assert "error" not in staff, staff.get("error")
         want = expected_rows(d, public=False)
         assert served_rows(staff) == want, f"staff standings {served_rows(staff)} != {want}"
-        want = expected_rows(d, public=True)
-        assert served_rows(public) == want, f"public standings {served_rows(public)} != {want}"
-        for row in public["standings"]:
-            count = d.count_of(row["team"]["id"])
-            counting = count is not None and d.second_count and count[9] is None
-            assert bool(row.get("counting")) == counting, f"public `counting` of {row}"
+        self.public_standings_hold(d, public)
         if self.frozen is not None:
             if self.frozen_bodies is None:
                 self.frozen_bodies = (staff, public)

@@ -1,6 +1,7 @@
 """Refusals: the rules say no in the current state (HTTP 409 with a code, DESIGN.md)."""
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
 from django.utils.translation import gettext_lazy as _
 from rest_framework import status
 from rest_framework.exceptions import ValidationError as DRFValidationError
@@ -19,6 +20,16 @@ class Refusal(Exception):
 
     def as_dict(self) -> dict:
         return {"detail": str(self.message), "code": self.code, **self.extra}
+
+
+class Vanished(Http404):
+    """The record is gone: deleted between the view's read and the service's lock (an undo,
+    a void, a second delete at the same moment; DESIGN.md "The edges that stay true"). A
+    404 with a sentence for a person, never a 500; nothing was written."""
+
+    def __init__(self, message):
+        super().__init__(str(message))
+        self.message = message
 
 
 FINAL_MESSAGE = _("The results are final; nothing can be changed any more.")

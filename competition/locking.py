@@ -4,16 +4,25 @@ Every service that changes a team or the standings locks through here, so two se
 can never wait on each other in opposite orders (a deadlock on PostgreSQL).
 """
 
+from django.utils.translation import gettext as _
+
+from competition.errors import Vanished
 from competition.models import Competition, Team
 
 
 def lock_competition(competition: Competition | int) -> Competition:
     pk = competition if isinstance(competition, int) else competition.pk
-    return Competition.objects.select_for_update().get(pk=pk)
+    locked = Competition.objects.select_for_update().filter(pk=pk).first()
+    if locked is None:
+        raise Vanished(_("This competition no longer exists."))
+    return locked
 
 
 def lock_team(team: Team) -> tuple[Team, Competition]:
-    """Lock the team row, then its competition's row; both fresh from the database."""
-    team = Team.objects.select_for_update().get(pk=team.pk)
-    team.competition = lock_competition(team.competition_id)
-    return team, team.competition
+    """Lock the team row, then its competition's row; both fresh from the database (a team
+    removed meanwhile is `Vanished`: 404)."""
+    locked = Team.objects.select_for_update().filter(pk=team.pk).first()
+    if locked is None:
+        raise Vanished(_("This team no longer exists."))
+    locked.competition = lock_competition(locked.competition_id)
+    return locked, locked.competition

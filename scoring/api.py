@@ -80,6 +80,13 @@ def is_staff(user) -> bool:
     return has_role(user, JUDGE, DESK, ADMIN)
 
 
+def sees_unconfirmed_counts(user) -> bool:
+    """DESIGN.md `second_count`: the desk and the head judge see a count that waits for its
+    second, blind count (with `confirmed: false`); a judge, who may be the second to count,
+    and the public do not (the judge who counted sees it on the tablet)."""
+    return has_role(user, DESK, ADMIN)
+
+
 def _dumps(data: dict) -> bytes:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
 
@@ -103,7 +110,19 @@ class _StandingSerializer(serializers.Serializer):
     finished = serializers.IntegerField()
     last_finish_seconds = serializers.IntegerField(allow_null=True)
     finishes = _FinishSerializer(many=True)
-    counted = serializers.IntegerField(allow_null=True)
+    counted = serializers.IntegerField(
+        allow_null=True, help_text="Null while `counting` for everyone but the desk and admin."
+    )
+    counting = serializers.BooleanField(
+        required=False,
+        help_text="Only `true`, for a team whose count waits for its second, blind count "
+        "(`second_count`).",
+    )
+    confirmed = serializers.BooleanField(
+        required=False,
+        help_text="Desk and admin only, for a team counted with `second_count` on: whether a "
+        "second count confirmed it.",
+    )
     disqualified = serializers.BooleanField()
     under_review = serializers.BooleanField(help_text="The team has an open objection.")
 
@@ -152,12 +171,14 @@ def standings_answer(request, slug: str, *, staff: bool) -> HttpResponse:
     if state is None:
         raise NotFound("No such competition.")
     status = state.status_at(timezone.now())
-    etag = f'"s{state.pk}-{state.standings_version}-{status}{"-staff" if staff else ""}"'
+    blind = not sees_unconfirmed_counts(request.user)
+    audience = ("-staff" if staff else "") + ("-blind" if staff and blind else "")
+    etag = f'"s{state.pk}-{state.standings_version}-{status}{audience}"'
     if if_none_match(request, etag):
         response = HttpResponseNotModified()
     elif staff:
-        body = standings_for(state, staff=True, status=status)
-        data = api_body(body)
+        body = standings_for(state, staff=True, status=status, blind=blind)
+        data = api_body(body, confirmed=not blind)
         if body["error"]:
             data["error"] = body["error"]
         response = HttpResponse(_dumps(data), content_type="application/json")

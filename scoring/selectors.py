@@ -62,6 +62,7 @@ STATE_FIELDS = (
     "reveal_from",
     "reveal_at",
     "hold_results",
+    "second_count",
 )
 
 # slug -> (competition state, monotonic time read, bytes sent for that state). Public
@@ -132,20 +133,34 @@ def competition_standings(competition: Competition, *, staff: bool = False) -> d
     return standings_for(state, staff=staff)
 
 
-def standings_for(state: Competition, *, staff: bool = False, status: str | None = None) -> dict:
+def standings_for(
+    state: Competition,
+    *,
+    staff: bool = False,
+    status: str | None = None,
+    blind: bool | None = None,
+) -> dict:
     """The standings for an already-read state (see `competition_state`); `status` is the
-    clock's status the caller already worked out (default: now)."""
+    clock's status the caller already worked out (default: now).
+
+    `blind` (default: not `staff`): with `second_count` on, a count not yet confirmed is
+    left out (DESIGN.md: `counted: null`, `pieces` without it, `counting: true`), so that
+    no public page shows its number and the second judge counts blind even from the café.
+    Staff who may see it (`blind=False`) get it with `confirmed: false`."""
     status = status or state.status_at(timezone.now())
+    blind = not staff if blind is None else blind
+    which = "public" if blind else "body"
     key = standings_key(state, status)
     entry = cache.get(key)
-    if entry is None:
+    if entry is None or "public" not in entry:  # (an entry cached before the blind count)
         entry = _compute_entry(state, status)
         cache.set(key, entry, CACHE_SECONDS)
     if entry["error"] is None:
-        body = entry["body"]
+        body = entry[which]
         stale = False
     else:
-        body = cache.get(_good_key(state)) or _empty_body(state, status)
+        good = cache.get(_good_key(state))
+        body = good[which] if good and "public" in good else _empty_body(state, status)
         stale = True
     result = dict(body)
     result["stale"] = stale
@@ -180,12 +195,13 @@ def _hold(state: Competition, status: str, result: dict) -> None:
 
 def _compute_entry(state: Competition, status: str) -> dict:
     try:
-        body = _compute(state, status)
+        body, public = _compute(state, status)
     except rules.RuleViolation as exc:
         log.error("Standings of %s v%s break a rule: %s", state.slug, state.standings_version, exc)
-        return {"body": None, "error": {"code": exc.code, "message": exc.message}}
-    cache.set(_good_key(state), body, None)
-    return {"body": body, "error": None}
+        return {"body": None, "public": None, "error": {"code": exc.code, "message": exc.message}}
+    good = {"body": body, "public": public}
+    cache.set(_good_key(state), good, None)
+    return {**good, "error": None}
 
 
 def _empty_body(state: Competition, status: str) -> dict:
@@ -214,8 +230,10 @@ def _head(state: Competition, status: str) -> dict:
     }
 
 
-def _compute(state: Competition, status: str) -> dict:
-    """Three queries whatever the number of teams: puzzles, teams, finishes."""
+def _compute(state: Competition, status: str) -> tuple[dict, dict]:
+    """(the staff body, the public body): three queries whatever the number of teams:
+    puzzles, teams, finishes. The public body is the same object unless a count waits for
+    its second, blind count (`second_count`): then it is ranked without that count."""
     puzzles = list(
         Puzzle.objects.filter(competition_id=state.pk)
         .order_by("position")
@@ -228,8 +246,24 @@ def _compute(state: Competition, status: str) -> dict:
     teams = list(
         Team.objects.filter(competition_id=state.pk, withdrawn=False)
         .annotate(under_review=Exists(open_objection))
-        .values("id", "name", "table", "disqualified", "count__pieces", "under_review")
+        .values(
+            "id",
+            "name",
+            "table",
+            "disqualified",
+            "count__pieces",
+            "count__confirmed_at",
+            "under_review",
+        )
     )
+    for t in teams:
+        # DESIGN.md `second_count`: a count waiting for its second, blind count.
+        t["counting"] = bool(
+            state.second_count and t["count__pieces"] is not None and not t["count__confirmed_at"]
+        )
+        t["confirmed"] = (
+            None if t["count__pieces"] is None or not state.second_count else not t["counting"]
+        )
     finishes: dict[int, list[dict]] = {t["id"]: [] for t in teams}
     for f in (
         Finish.objects.filter(team__competition_id=state.pk, team__withdrawn=False)
@@ -239,7 +273,7 @@ def _compute(state: Competition, status: str) -> dict:
         if f["team_id"] in finishes:  # a team added since the teams were read waits
             finishes[f["team_id"]].append(f)
 
-    sheets = []
+    sheet_finishes_of: dict[int, tuple] = {}
     for t in teams:
         try:
             sheet_finishes = tuple(
@@ -254,30 +288,47 @@ def _compute(state: Competition, status: str) -> dict:
             raise rules.RuleViolation(
                 "bad_missing", f"Team {t['id']}: the missing pieces are not a list of sizes."
             ) from exc
-        sheets.append(
+        sheet_finishes_of[t["id"]] = sheet_finishes
+
+    def body(public: bool) -> dict:
+        sheets = [
             rules.Sheet(
                 team=t["id"],
-                finishes=sheet_finishes,
-                counted=t["count__pieces"],
+                finishes=sheet_finishes_of[t["id"]],
+                counted=None if public and t["counting"] else t["count__pieces"],
                 disqualified=t["disqualified"],
             )
+            for t in teams
+        ]
+        ranked = rules.standings(
+            [rules.Puzzle(p["position"], p["pieces"]) for p in puzzles], sheets
         )
-    ranked = rules.standings([rules.Puzzle(p["position"], p["pieces"]) for p in puzzles], sheets)
+        by_id = {t["id"]: t for t in teams}
+        pieces_at = {p["position"]: p["pieces"] for p in puzzles}
+        rows = []
+        previous: rules.Standing | None = None
+        for s in ranked:
+            team = by_id[s.team]
+            row = _row(s, team, finishes[s.team], puzzles, pieces_at, status, previous, by_id)
+            if public and team["counting"]:
+                row["counted"] = None
+                row["progress"] = [
+                    {**p, "state": "counting", "percent": 0} if p["state"] == "counted" else p
+                    for p in row["progress"]
+                ]
+            rows.append(row)
+            previous = s
+        return {
+            **_head(state, status),
+            "puzzles": puzzles,
+            "standings": rows,
+            "total_pieces": sum(pieces_at.values()),
+        }
 
-    by_id = {t["id"]: t for t in teams}
-    pieces_at = {p["position"]: p["pieces"] for p in puzzles}
-    rows = []
-    previous: rules.Standing | None = None
-    for s in ranked:
-        team = by_id[s.team]
-        rows.append(_row(s, team, finishes[s.team], puzzles, pieces_at, status, previous, by_id))
-        previous = s
-    return {
-        **_head(state, status),
-        "puzzles": puzzles,
-        "standings": rows,
-        "total_pieces": sum(pieces_at.values()),
-    }
+    staff = body(public=False)
+    if not any(t["counting"] for t in teams):
+        return staff, staff
+    return staff, body(public=True)
 
 
 def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id) -> dict:
@@ -339,6 +390,9 @@ def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id) -> dict
         "counted": counted,
         "disqualified": s.disqualified,
         "under_review": bool(team["under_review"]),
+        # DESIGN.md `second_count`: the count waits for its second, blind count ("tælles").
+        "counting": team["counting"],
+        "confirmed": team["confirmed"],
         "current": current,
         "progress": progress,
         "tie_break": tie_break,
@@ -346,9 +400,10 @@ def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id) -> dict
     }
 
 
-def api_body(body: dict) -> dict:
-    """Exactly the DESIGN.md standings body (no page extras)."""
-    return {
+def api_body(body: dict, *, confirmed: bool = False) -> dict:
+    """Exactly the DESIGN.md standings body (no page extras); with `confirmed` (staff who
+    may see an unconfirmed count) each row says whether its count is confirmed."""
+    out = {
         "competition": body["competition"],
         "status": body["status"],
         "final": body["final"],
@@ -372,9 +427,18 @@ def api_body(body: dict) -> dict:
                     for f in r["finishes"]
                 ],
                 "counted": r["counted"],
+                # DESIGN.md: `counting: true` for a team whose count waits for its second
+                # count; the staff who may see it also get `confirmed` for a team counted.
+                **({"counting": True} if r["counting"] else {}),
+                **(
+                    {"confirmed": r["confirmed"]}
+                    if confirmed and r["confirmed"] is not None
+                    else {}
+                ),
                 "disqualified": r["disqualified"],
                 "under_review": r["under_review"],
             }
             for r in body["standings"]
         ],
     }
+    return out

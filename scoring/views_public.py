@@ -28,7 +28,7 @@ from django.views.decorators.clickjacking import xframe_options_sameorigin
 from competition.cells import csv_writer
 from competition.models import Competition, Status
 from competition.qr import absolute_url
-from scoring.api import cached_response, if_none_match, is_staff
+from scoring.api import cached_response, if_none_match, is_staff, sees_unconfirmed_counts
 from scoring.charts import race_chart
 from scoring.rules import format_hms
 from scoring.rules_text import UPDATED, rules_in
@@ -110,8 +110,8 @@ LIVE = {
 }
 
 
-def _render_live(state, status, staff, kind) -> str:
-    body = standings_for(state, staff=staff, status=status)
+def _render_live(state, status, staff, kind, blind=True) -> str:
+    body = standings_for(state, staff=staff, status=status, blind=blind)
     context = _live_context(state, status, staff, body)
     context["url"] = reverse(f"public:{kind}", args=[state.slug])
     context["leaderboard_url"] = reverse("public:leaderboard", args=[state.slug])
@@ -162,10 +162,10 @@ def _live_key(kind, state, status, lang) -> str:
     return f"live:{kind}:{state.pk}:{state.standings_version}:{status}:{lang}"
 
 
-def _live_html(state, status, staff, lang, kind) -> str:
+def _live_html(state, status, staff, lang, kind, blind=True) -> str:
     """The live part, rendered once per version, status and language (public readers)."""
     if staff:
-        return _render_live(state, status, staff, kind)
+        return _render_live(state, status, staff, kind, blind)
     key = _live_key(kind, state, status, lang)
     html = cache.get(key)
     if html is None:
@@ -176,12 +176,13 @@ def _live_html(state, status, staff, lang, kind) -> str:
 
 def _live_page(request, slug, kind):
     state, staff = _state(request, slug)
+    blind = not sees_unconfirmed_counts(request.user)
     status = str(state.status_at(timezone.now()))
     lang = _language()
     if request.htmx:
         etag = f'W/"{kind}-{state.pk}-{state.standings_version}-{status}-{lang}"'
         if staff:
-            response = HttpResponse(_live_html(state, status, staff, lang, kind))
+            response = HttpResponse(_live_html(state, status, staff, lang, kind, blind))
         elif if_none_match(request, etag):
             response = HttpResponseNotModified()
         else:
@@ -204,7 +205,7 @@ def _live_page(request, slug, kind):
         return {
             "competition": state,
             "clock": _clock(state, status),
-            "live": _live_html(state, status, staff, lang, kind),
+            "live": _live_html(state, status, staff, lang, kind, blind),
             "kind": kind,
         }
 
@@ -254,7 +255,8 @@ def team(request, slug, team_id):
     """A team's timeline: split times, pieces per minute, deductions, the count."""
     state, staff = _state(request, slug)
     status = str(state.status_at(timezone.now()))
-    body = standings_for(state, staff=staff, status=status)
+    blind = not sees_unconfirmed_counts(request.user)
+    body = standings_for(state, staff=staff, status=status, blind=blind)
     row = next((r for r in body["standings"] if r["team"]["id"] == team_id), None)
     if row is None and body["held"]:
         # Issue 14: its place waits for the reveal; the page says so instead of a 404.
@@ -273,6 +275,7 @@ def team(request, slug, team_id):
         entry = {"puzzle": p, "finish": f, "counted": None, "current": False}
         if f is None and p["position"] == row["finished"] + 1:
             entry["counted"] = row["counted"]
+            entry["counting"] = row["counting"] and row["counted"] is None
             entry["current"] = row["current"] is not None
         timeline.append(entry)
     context = {
@@ -302,7 +305,8 @@ def results_csv(request, slug):
     """The results for a Danish Excel: `;` between fields, UTF-8 with a BOM, header first."""
     state, staff = _state(request, slug)
     status = str(state.status_at(timezone.now()))
-    body = standings_for(state, staff=staff, status=status)
+    blind = not sees_unconfirmed_counts(request.user)
+    body = standings_for(state, staff=staff, status=status, blind=blind)
     final = body["final"]
     out = io.StringIO()
     writer = csv_writer(out, delimiter=";", lineterminator="\r\n")
@@ -334,7 +338,11 @@ def results_csv(request, slug):
             row_status = _("under review")
         else:
             row_status = _("final") if final else _("provisional")
-        line += ["" if r["counted"] is None else r["counted"], row_status]
+        if r["counted"] is not None:
+            counted = r["counted"]
+        else:
+            counted = _("counting") if r["counting"] else ""
+        line += [counted, row_status]
         writer.writerow(line)
     words = (_("results"), _("final") if final else _("provisional"))
     name = f"{state.slug}-{words[0]}-{words[1]}.csv"

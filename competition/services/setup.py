@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from competition.audit import audit_record
-from competition.errors import Refusal, ensure_not_final
+from competition.errors import Refusal, Vanished, ensure_not_final
 from competition.inputs import SMALLINT_MAX
 from competition.locking import lock_competition
 from competition.models import Competition, Puzzle
@@ -198,7 +198,9 @@ def puzzle_update(*, puzzle: Puzzle, by, **fields) -> Puzzle:
     competition = lock_competition(puzzle.competition)
     ensure_not_final(competition)
     _ensure_setup(competition)
-    puzzle = Puzzle.objects.get(pk=puzzle.pk)
+    puzzle = Puzzle.objects.filter(pk=puzzle.pk).first()
+    if puzzle is None:
+        raise Vanished(_("This puzzle has since been removed from the sequence."))
     before = _puzzles_snapshot(competition)
     if (
         "position" in fields

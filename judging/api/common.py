@@ -36,6 +36,11 @@ REFUSAL = inline_serializer(
             required=False,
             help_text="undone: what became of the record the request created.",
         ),
+        "objection": serializers.IntegerField(
+            required=False, help_text="decided: the resolved objection that decided it."
+        ),
+        "decided_by": serializers.CharField(required=False),
+        "decided_at": serializers.DateTimeField(required=False),
         "teams": serializers.ListField(
             child=serializers.DictField(),
             required=False,

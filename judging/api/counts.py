@@ -119,14 +119,14 @@ class CountDetailView(CompetitionAPIView):
         description="Correct a count with a `reason` (judge, admin). Refused (409): `final`, "
         "`count_confirmed` (a judge, once a second count confirmed it), `count_not_yours` "
         "(`second_count`: a judge other than the one who counted, or anyone but the head "
-        "judge after `count_differs`). The head judge's correction confirms the count "
+        "judge after `count_differs`), `decided` (a resolved objection decided it). The head "
+        "judge's correction confirms the count "
         "(`second_count`). 404 when the count was deleted meanwhile.",
     )
     def patch(self, request, slug, pk):
         count = get_object_or_404(Count, pk=pk, team__competition__slug=slug)
         data = self.read(CountPatchSerializer)
         count = count_correct(count=count, by=request.user, **data)
-        count = Count.objects.select_related("puzzle", "registered_by").get(pk=count.pk)
         return Response(CountOutSerializer(count).data)
 
 
@@ -155,7 +155,6 @@ class CountConfirmView(CompetitionAPIView):
             request_id=data.get("request_id"),
         )
         replayed = count.replayed
-        count = Count.objects.select_related("puzzle", "registered_by").get(pk=count.pk)
         response = Response(CountOutSerializer(count).data)
         if replayed:
             response["Idempotent-Replayed"] = "true"

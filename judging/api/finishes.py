@@ -156,19 +156,22 @@ class FinishDetailView(CompetitionAPIView):
         request=FinishPatchSerializer,
         responses={200: FinishOutSerializer, 400: INVALID, 409: REFUSED},
         description="Correct a finish's time or missing spots, with a `reason` (judge, "
-        "admin). Refused (409): `final`, `time_order`, `after_end`, `in_future`.",
+        "admin). Refused (409): `final`, `time_order`, `after_end`, `in_future`, `decided` (a "
+        "resolved objection decided it: only the head judge changes it). 404 when the finish "
+        "was deleted meanwhile.",
     )
     def patch(self, request, slug, pk):
         finish = self.get_finish()
         data = self.read(FinishPatchSerializer)
         finish = finish_correct(finish=finish, by=request.user, **data)
-        finish = Finish.objects.select_related("team", "puzzle", "registered_by").get(pk=finish.pk)
         return Response(FinishOutSerializer(finish).data)
 
     @extend_schema(
         request=OptionalReasonSerializer,
         responses={204: None, 409: REFUSED},
-        description="Delete a team's latest finish (judge, admin); else 409 `not_latest`.",
+        description="Delete a team's latest finish (judge, admin); else 409 `not_latest`; "
+        "409 `decided` when a resolved objection decided it (the head judge deletes it with a "
+        "`reason`); 404 when it was deleted meanwhile.",
     )
     def delete(self, request, slug, pk):
         finish = self.get_finish()

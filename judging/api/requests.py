@@ -37,7 +37,9 @@ class RequestCancelView(CompetitionAPIView):
             '(audited): `{"cancelled": "deleted"}`; a finish that is not the latest is '
             "refused (409 `not_latest`). If the request never arrived, it never will: a later "
             'arrival answers 409 `undone`, and this answers `{"cancelled": "never_arrived"}`. '
-            "The same cancel again answers the same. Refused (409): `final`, `not_latest`; "
+            "The same cancel again answers the same. Refused (409): `final`, `not_latest`, "
+            "`decided` (a resolved objection decided what it created, or the count its undo "
+            "would void); "
             "422 for a request id of another competition."
         ),
     )

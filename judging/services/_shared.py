@@ -6,6 +6,8 @@ from django.utils.translation import gettext as _
 
 from competition.errors import Refusal
 from competition.models import Team
+from competition.roles import ADMIN, has_role
+from judging.models import Objection
 
 
 def who(user) -> str:
@@ -40,3 +42,51 @@ def ensure_competing(team: Team) -> None:
             "not_competing",
             _("%(team)s does not compete any more (%(why)s).") % {"team": team.name, "why": why},
         )
+
+
+def deciding_objection(*, finish=None, count=None) -> Objection | None:
+    """The resolved objection (upheld or rejected) that decided this finish or count, the
+    latest if several; None when no objection about it was resolved."""
+    about = {"finish": finish} if finish is not None else {"count": count}
+    return (
+        Objection.objects.filter(**about)
+        .exclude(decision=Objection.Decision.OPEN)
+        .select_related("team", "resolved_by")
+        .order_by("-resolved_at", "-pk")
+        .first()
+    )
+
+
+def decided_refusal(objection: Objection) -> Refusal:
+    """DESIGN.md `decided`: what a resolved objection decided binds; who decided it, when."""
+    what = _("finish") if objection.finish_id is not None else _("count")
+    return Refusal(
+        "decided",
+        _(
+            "The objection from table %(table)d decided this %(what)s: %(decision)s by "
+            "%(user)s at %(time)s. Only the head judge changes it now, with a reason."
+        )
+        % {
+            "table": objection.team.table,
+            "what": what,
+            "decision": objection.get_decision_display().lower(),
+            "user": who(objection.resolved_by),
+            "time": when(objection.resolved_at),
+        },
+        objection=objection.pk,
+        decided_by=who(objection.resolved_by),
+        decided_at=timezone.localtime(objection.resolved_at).isoformat(),
+    )
+
+
+def ensure_may_change(*, by, reason: str = "", finish=None, count=None) -> Objection | None:
+    """A resolved objection binds (DESIGN.md "The edges that stay true"): only the head judge
+    changes the finish or count it decided, and with a reason (the audit entry names the
+    objection: the one returned). Anyone else: 409 `decided`. None when nothing decided it."""
+    objection = deciding_objection(finish=finish, count=count)
+    if objection is None:
+        return None
+    if not has_role(by, ADMIN):
+        raise decided_refusal(objection)
+    require_reason(reason)
+    return objection

@@ -15,13 +15,20 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from competition.audit import audit_record
-from competition.errors import Refusal, ensure_not_final
+from competition.errors import Refusal, Vanished, ensure_not_final
 from competition.locking import lock_team
 from competition.models import Puzzle, Team
 from competition.roles import ADMIN, has_role
 from judging.models import Count, Finish, RequestId
 from judging.services import requests as request_ids
-from judging.services._shared import ensure_competing, require_reason, user_or_none, when, who
+from judging.services._shared import (
+    ensure_competing,
+    ensure_may_change,
+    require_reason,
+    user_or_none,
+    when,
+    who,
+)
 from scoring import rules
 
 __all__ = [
@@ -45,10 +52,13 @@ def _count_dict(count: Count) -> dict:
 
 
 def void_count(team: Team, by, reason: str) -> None:
-    """A finish of the counted puzzle (or an undo before it) makes the count void (R9)."""
+    """A finish of the counted puzzle (or an undo before it) makes the count void (R9).
+    A count a resolved objection decided is voided only by the head judge (else 409
+    `decided`, and the caller's transaction writes nothing)."""
     count = Count.objects.select_related("puzzle").filter(team=team).first()
     if count is None:
         return
+    decided = ensure_may_change(by=by, reason=reason, count=count)
     before = _count_dict(count)
     count.delete()
     request_ids.record_gone(count, RequestId.Outcome.VOIDED)
@@ -59,6 +69,7 @@ def void_count(team: Team, by, reason: str) -> None:
         team=team,
         before=before,
         reason=reason,
+        objection=decided,
     )
 
 
@@ -251,8 +262,18 @@ def count_correct(
     check_count_form(pieces, unplaced, recording=False)
     team, competition = lock_team(count.team)
     ensure_not_final(competition)
-    count = Count.objects.select_related("puzzle", "registered_by").get(pk=count.pk)
+    count = Count.objects.select_related("puzzle", "registered_by").filter(pk=count.pk).first()
+    if count is None:  # voided by a finish of its puzzle, or undone, since the view read it
+        raise Vanished(
+            _(
+                "This count has since been deleted (its puzzle was registered as finished, "
+                "or it was undone)."
+            )
+        )
     before = _count_dict(count)
+    # A resolved objection about the count binds: the head judge's change names it.
+    if objection is None:
+        objection = ensure_may_change(by=by, reason=reason, count=count)
     # DESIGN.md `second_count`: a judge corrects a count until it is confirmed; the head
     # judge's correction settles it (confirmed, a difference cleared).
     settles = competition.second_count and has_role(by, ADMIN)

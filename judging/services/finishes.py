@@ -19,12 +19,19 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from competition.audit import audit_record
-from competition.errors import Refusal, ensure_not_final
+from competition.errors import Refusal, Vanished, ensure_not_final
 from competition.locking import lock_team
 from competition.models import Competition, Puzzle, Team
 from judging.models import Count, Finish, RequestId
 from judging.services import requests as request_ids
-from judging.services._shared import ensure_competing, require_reason, user_or_none, when, who
+from judging.services._shared import (
+    ensure_competing,
+    ensure_may_change,
+    require_reason,
+    user_or_none,
+    when,
+    who,
+)
 from judging.services.counts import void_count
 from scoring import rules
 from scoring.rules import deducted
@@ -293,6 +300,17 @@ def finish_register(
     return finish
 
 
+def _relocked(finish: Finish) -> Finish:
+    """The finish read again under the team's lock: the view read it before, and an undo, a
+    cancel or a second delete may have removed it meanwhile (then 404, never a 500)."""
+    fresh = Finish.objects.select_related("puzzle", "registered_by").filter(pk=finish.pk).first()
+    if fresh is None:
+        raise Vanished(
+            _("This finish has since been deleted (undone on a tablet or in the control room).")
+        )
+    return fresh
+
+
 @transaction.atomic
 def finish_correct(
     *,
@@ -308,8 +326,11 @@ def finish_correct(
     spots = None if missing is None else check_missing(missing, finish.puzzle)
     team, competition = lock_team(finish.team)
     ensure_not_final(competition)
-    finish = Finish.objects.select_related("puzzle", "registered_by").get(pk=finish.pk)
+    finish = _relocked(finish)
     before = _finish_dict(finish)
+    # A resolved objection about the finish binds: the head judge's change names it.
+    if objection is None:
+        objection = ensure_may_change(by=by, reason=reason, finish=finish)
     if elapsed_seconds is not None and elapsed_seconds != finish.elapsed_seconds:
         elapsed_seconds = _check_time(competition, elapsed_seconds)
         neighbours = Finish.objects.filter(team=team).exclude(pk=finish.pk)
@@ -348,13 +369,14 @@ def finish_delete(*, finish: Finish, by, reason: str = "") -> None:
     """Undo a finish: only the team's latest (a count of the next puzzle goes with it)."""
     team, competition = lock_team(finish.team)
     ensure_not_final(competition)
-    finish = Finish.objects.select_related("puzzle").get(pk=finish.pk)
+    finish = _relocked(finish)
     if Finish.objects.filter(team=team, puzzle__position__gt=finish.puzzle.position).exists():
         raise Refusal(
             "not_latest",
             _("Only the team's latest finish can be deleted; puzzle %(position)s is not.")
             % {"position": finish.puzzle.position},
         )
+    decided = ensure_may_change(by=by, reason=reason, finish=finish)
     before = _finish_dict(finish)
     void_count(team, by, _("The finish before the counted puzzle was deleted."))
     finish.delete()
@@ -366,5 +388,6 @@ def finish_delete(*, finish: Finish, by, reason: str = "") -> None:
         team=team,
         before=before,
         reason=(reason or "").strip(),
+        objection=decided,
     )
     competition.bump_standings()

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from competition.audit import audit_record
-from competition.errors import Refusal, ensure_not_final
+from competition.errors import Refusal, Vanished, ensure_not_final
 from competition.locking import lock_competition, lock_team
 from competition.models import Competition, Team
 from judging import selectors
@@ -122,11 +122,15 @@ def objection_resolve(
     # R8, R9 on the correction's input first: it could never be right (400 before 409).
     if pieces is not None:
         check_count_form(pieces, None)
-    if missing is not None and objection.finish_id is not None:
-        check_missing(missing, objection.finish.puzzle)
+    about_finish, about_count = objection.finish_id, objection.count_id
+    finish = Finish.objects.select_related("puzzle").filter(pk=about_finish).first()
+    if missing is not None and finish is not None:
+        check_missing(missing, finish.puzzle)
     _team, competition = lock_team(objection.team)
     ensure_not_final(competition)
-    objection = Objection.objects.select_for_update().get(pk=objection.pk)
+    objection = Objection.objects.select_for_update().filter(pk=objection.pk).first()
+    if objection is None:
+        raise Vanished(_("This objection no longer exists."))
     if not objection.is_open:
         raise Refusal(
             "already_resolved",
@@ -139,6 +143,13 @@ def objection_resolve(
     note = (note or "").strip()
     corrects_finish = elapsed_seconds is not None or missing is not None
     corrects_count = pieces is not None
+    # What it corrects was deleted since the page was read (an undo, a void): 404.
+    if (corrects_finish and about_finish and objection.finish_id is None) or (
+        corrects_count and about_count and objection.count_id is None
+    ):
+        raise Vanished(
+            _("What this objection is about has since been deleted; nothing was changed.")
+        )
     errors = {}
     if decision not in (Objection.Decision.UPHELD, Objection.Decision.REJECTED):
         errors["decision"] = _("Choose upheld or rejected.")

@@ -31,7 +31,7 @@ from competition.errors import Refusal, ensure_not_final
 from competition.locking import lock_competition, lock_team
 from competition.models import Competition, Team
 from judging.models import Count, Finish, RequestId, Warning
-from judging.services._shared import user_or_none
+from judging.services._shared import decided_refusal, deciding_objection, user_or_none
 
 __all__ = ["IdempotencyConflict", "request_cancel"]
 
@@ -226,6 +226,7 @@ def _cancel(competition: Competition, request_id: UUID, by) -> str:
     model = MODEL[row.kind]
     record = model.objects.select_related(*_RELATED[model]).filter(request_id=request_id).first()
     if record is not None:
+        _ensure_undecided(record, team)
         _delete(record, team, competition_locked, by)
     row.outcome = Outcome.CANCELLED
     row.save(update_fields=["outcome", "changed_at"])
@@ -262,6 +263,21 @@ def _cancel_unknown(competition: Competition, request_id: UUID, by) -> str:
     )
     competition.bump_standings()
     return NEVER_ARRIVED
+
+
+def _ensure_undecided(record, team: Team) -> None:
+    """DESIGN.md `decided`: a late cancel from a tablet never undoes what a resolved
+    objection decided (the finish, or the count its undo would void), whoever sends it."""
+    objection = None
+    if isinstance(record, Finish):
+        objection = deciding_objection(finish=record)
+        count = Count.objects.filter(team=team).first()
+        if objection is None and count is not None:
+            objection = deciding_objection(count=count)
+    elif isinstance(record, Count):
+        objection = deciding_objection(count=record)
+    if objection is not None:
+        raise decided_refusal(objection)
 
 
 def _delete(record, team: Team, competition: Competition, by) -> None:

@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from competition.errors import Refusal
+from competition.errors import Refusal, Vanished
 from competition.models import Competition
 from competition.roles import ADMIN, role_required
 from judging.forms import ResolveForm, add_service_errors
@@ -43,6 +43,9 @@ def objection_resolve_page(request, slug, pk):
                 messages.error(request, refusal.message)
                 if refusal.code in ("final", "already_resolved"):
                     return back(request, slug)
+            except Vanished as gone:  # what it corrects was undone since the page was read
+                messages.error(request, gone.message)
+                return back(request, slug)
             except ValidationError as exc:
                 add_service_errors(form, exc)
             else:

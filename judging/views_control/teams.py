@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 
 from competition import audit_text
 from competition import services as competition_services
-from competition.errors import Refusal
+from competition.errors import Refusal, Vanished
 from competition.models import Competition, Team
 from competition.roles import ADMIN, role_required
 from judging import services as judging_services
@@ -77,7 +77,7 @@ def _team_write(request, competition, team, call, success, form_key=None, form=N
     """Run a service; on success back to the team page, else the page with the errors."""
     try:
         call()
-    except Refusal as refusal:
+    except (Refusal, Vanished) as refusal:  # Vanished: undone meanwhile (a second click)
         messages.error(request, refusal.message)
     except ValidationError as exc:
         if form is not None:

@@ -26,7 +26,9 @@ def day_staff(db):
 
     roles = {"judge1": "judge", "judge2": "judge", "head": "admin", "desk": "desk"}
     USERS.clear()
-    USERS.update({name: staff_upsert(username=f"day-{name}", role=role)[0] for name, role in roles.items()})
+    USERS.update(
+        {name: staff_upsert(username=f"day-{name}", role=role)[0] for name, role in roles.items()}
+    )
     yield USERS
     USERS.clear()
 

@@ -269,16 +269,31 @@ def expected_rows(digest: Digest, *, public: bool) -> list[tuple]:
     for f in sorted(digest.finishes, key=lambda f: f[3]):
         by_team[f[1]].append((f[3], f[4], rules.deducted(f[5])))
     return [
-        (s.rank, s.team, s.pieces, s.finished, s.last_finish_seconds, s.disqualified,
-         shown[s.team], tuple(by_team.get(s.team, ())))  # fmt: skip
+        (
+            s.rank,
+            s.team,
+            s.pieces,
+            s.finished,
+            s.last_finish_seconds,
+            s.disqualified,
+            shown[s.team],
+            tuple(by_team.get(s.team, ())),
+        )  # fmt: skip
         for s in rules.standings(puzzles, sheets)
     ]
 
 
 def served_rows(body: dict) -> list[tuple]:
     return [
-        (r["rank"], r["team"]["id"], r["pieces"], r["finished"], r["last_finish_seconds"],
-         r["disqualified"], r["counted"],
-         tuple((f["puzzle"], f["elapsed_seconds"], f["deducted"]) for f in r["finishes"]))  # fmt: skip
+        (
+            r["rank"],
+            r["team"]["id"],
+            r["pieces"],
+            r["finished"],
+            r["last_finish_seconds"],
+            r["disqualified"],
+            r["counted"],
+            tuple((f["puzzle"], f["elapsed_seconds"], f["deducted"]) for f in r["finishes"]),
+        )  # fmt: skip
         for r in body["standings"]
     ]

@@ -560,6 +560,9 @@ class Day(RuleBasedStateMachine):
             "confirm_implausible": confirm,
         }
         must, may = self.must_register(team, position, elapsed)
+        count = self.digest.count_of(team)
+        if count is not None and ("count", count[0]) in self.decided and who != "head":
+            must = None  # it would void a count an objection decided: `decided`
         answer = self.send("finish", who, "/finishes/", body, rid)
         if not may:
             assert answer.status != 201, f"a finish the rules refuse was registered: {body}"
@@ -959,9 +962,15 @@ class Day(RuleBasedStateMachine):
     def plan_setup(self, choice: int) -> None:
         positions = [p[1] for p in self.digest.puzzles]
         missing = [n for n in range(1, len(positions) + 1) if n not in positions]
-        if missing and choice >= 30:  # a gap: the organiser fills it
+        if not missing and len(positions) > 1 and choice < 6:  # the desk removes puzzle 1
+            first = Puzzle.objects.get(pk=self.digest.puzzles[0][0])
+            self.service(puzzle_delete, puzzle=first, by=USERS["head"])
+            self.call("head", "post", "/clock/start", {})  # over the gap: `puzzle_sequence`
+        elif missing and choice >= 30:  # a gap: the organiser fills it
             self.add_puzzle_at(missing[0], 10 + choice % 30)
         elif not positions or (choice < 10 and len(positions) < 3):
+            if not positions:  # the head judge starts too soon: `no_puzzles`
+                self.call("head", "post", "/clock/start", {})
             self.add_puzzle_at(len(positions) + 1, 10 + choice % 30)
         elif not self.competing() and not missing:
             self.add_team()
@@ -991,6 +1000,13 @@ class Day(RuleBasedStateMachine):
                 {"device_id": device, "waiting": 0},
             )
             return True
+        if self.decided and choice < 15:  # a judge's late change of what was decided
+            self.judge_changes_decided(
+                choice, JUDGES[choice % 2], ("correct", "delete", "cancel")[choice % 3]
+            )
+        done = [t for t in self.competing() if len(d.finishes_of(t)) == len(d.puzzles)]
+        if done and choice < 8:  # a count for a team that finished everything
+            self.count_team(self.one(done, choice), JUDGES[choice % 2], 3)
         open_objection = next((o for o in d.objections if o[4] == "open"), None)
         if open_objection is not None:
             self.decide(open_objection[0], bool(choice % 2), {})
@@ -1014,6 +1030,11 @@ class Day(RuleBasedStateMachine):
                     {"pieces": count[10], "reason": "Talt igen"},
                 )
                 self.note("a difference settled")
+            elif choice < 12 and self.name_of.get(count[6]) in JUDGES:  # not theirs to correct
+                other = "judge2" if self.name_of.get(count[6]) == "judge1" else "judge1"
+                body = {"pieces": count[3], "reason": "Talt om"}
+                answer = self.call(other, "patch", f"/counts/{count[0]}/", body)
+                assert answer.code in ("count_not_yours", "decided"), answer
             else:
                 other = "judge2" if self.name_of.get(count[6]) == "judge1" else "judge1"
                 rid = self.new_rid()

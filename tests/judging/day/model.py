@@ -984,6 +984,10 @@ class Day(RuleBasedStateMachine):
             skew = choice % (2 * TOLERANCE + 1) - TOLERANCE
             now = self.seconds(CLOCK.now)
             self.tap(self.one(teams, choice), JUDGES[choice % 2], elapsed=now + skew)
+        elif self.digest.finishes and choice >= 96:  # a stop back-dated before a finish
+            latest = max(f[4] for f in self.digest.finishes)
+            stopped = self.digest.started_at + timedelta(seconds=max(0, latest - 1))
+            self.call("head", "post", "/clock/stop", {"stopped_at": stopped.isoformat()})
         else:
             CLOCK.now += timedelta(seconds=30 + 2 * choice)
 
@@ -992,6 +996,8 @@ class Day(RuleBasedStateMachine):
         d = self.digest
         waiting = [t for t in d.tablets if t[1] > 0]
         if waiting and choice >= 30:
+            if choice < 45:  # finalise before the tablet is back: `taps_waiting`
+                self.finalise_now(override=False)
             device = waiting[0][0]
             self.call(
                 device.removeprefix("tablet-"),

@@ -962,7 +962,7 @@ class Day(RuleBasedStateMachine):
     def plan_setup(self, choice: int) -> None:
         positions = [p[1] for p in self.digest.puzzles]
         missing = [n for n in range(1, len(positions) + 1) if n not in positions]
-        if not missing and len(positions) > 1 and choice < 6:  # the desk removes puzzle 1
+        if not missing and len(positions) > 1 and choice < 12:  # the desk removes puzzle 1
             first = Puzzle.objects.get(pk=self.digest.puzzles[0][0])
             self.service(puzzle_delete, puzzle=first, by=USERS["head"])
             self.call("head", "post", "/clock/start", {})  # over the gap: `puzzle_sequence`

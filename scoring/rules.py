@@ -637,6 +637,8 @@ def tie_break_reason(
     texts = _SENTENCES[_language(language)]
     if kind != "earlier":
         return texts[kind].format(name=ahead_name)
+    # "earlier": both finished a whole puzzle, `ahead` first (tie_break), by `seconds`.
+    assert seconds is not None and ahead.last_finish_seconds is not None
     key = "earlier_at" if with_time else "earlier"
     return texts[key].format(
         name=ahead_name,

@@ -27,7 +27,7 @@ def projection(body: dict, row: dict, state, now) -> int | None:
     runs and the moment is still ahead and before the end; else None."""
     if not state.is_running(now):
         return None
-    puzzles, _sheets = rules_input({"puzzles": body["puzzles"], "standings": []})
+    puzzles = [Puzzle(p["position"], p["pieces"]) for p in body["puzzles"]]
     finishes = [Finish(f["puzzle"], f["elapsed_seconds"]) for f in row["finishes"]]
     elapsed = state.elapsed_seconds(now)
     at = projected_finish(puzzles, finishes, end=elapsed + state.remaining_seconds(now))

@@ -16,6 +16,11 @@ def _plain(value: Any) -> Any:
     return None if value is None else json.loads(json.dumps(value, cls=DjangoJSONEncoder))
 
 
+def user_or_none(user):
+    """The acting user to store, or None for an anonymous one (or none at all)."""
+    return user if getattr(user, "is_authenticated", False) else None
+
+
 def audit_record(
     *,
     competition,
@@ -30,7 +35,7 @@ def audit_record(
     return AuditEntry.objects.create(
         competition=competition,
         team=team,
-        user=user if getattr(user, "is_authenticated", False) else None,
+        user=user_or_none(user),
         action=action,
         before=_plain(before),
         after=_plain(after),

@@ -22,11 +22,6 @@ def when(moment) -> str:
     return timezone.localtime(moment).strftime("%H:%M:%S")
 
 
-def user_or_none(by):
-    """The acting user to store, or None for an anonymous one."""
-    return by if getattr(by, "is_authenticated", False) else None
-
-
 def require_reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:

@@ -14,7 +14,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from competition.audit import audit_record
+from competition.audit import audit_record, user_or_none
 from competition.errors import Refusal, Vanished, ensure_not_final
 from competition.locking import lock_team
 from competition.models import Puzzle, Team
@@ -25,7 +25,6 @@ from judging.services._shared import (
     ensure_competing,
     ensure_may_change,
     require_reason,
-    user_or_none,
     when,
     who,
 )
@@ -37,6 +36,8 @@ __all__ = [
     "count_correct",
     "count_record",
     "count_sentence",
+    "placed_pieces",
+    "void_count",
 ]
 
 
@@ -118,8 +119,10 @@ def check_count_form(pieces, unplaced, *, recording: bool = True) -> None:
             raise ValidationError({"pieces": count_sentence(exc.code)}) from None
 
 
-def _placed(puzzle: Puzzle, pieces, unplaced, loose) -> tuple[int, int | None, int | None]:
-    """(placed, unplaced, loose) from either form of the count; ValidationError if wrong."""
+def placed_pieces(puzzle: Puzzle, pieces, unplaced, loose) -> tuple[int, int | None, int | None]:
+    """(placed, unplaced, loose) from either form of the count (the placed pieces, or the
+    unplaced and loose ones), R9 checked; ValidationError if wrong. The first count, its
+    correction and the second count all read a count through here."""
     check_count_form(pieces, unplaced)
     if pieces is None:
         loose = loose or 0
@@ -188,7 +191,7 @@ def count_record(
             },
             count=existing.pk,
         )
-    pieces, unplaced, loose = _placed(puzzle, pieces, unplaced, loose)
+    pieces, unplaced, loose = placed_pieces(puzzle, pieces, unplaced, loose)
     try:
         count = request_ids.create_once(
             Count,
@@ -289,7 +292,7 @@ def count_correct(
         if loose is None or count.unplaced is None:
             raise ValidationError({"pieces": _("Give the corrected count.")})
         unplaced = count.unplaced
-    count.pieces, count.unplaced, count.loose = _placed(count.puzzle, pieces, unplaced, loose)
+    count.pieces, count.unplaced, count.loose = placed_pieces(count.puzzle, pieces, unplaced, loose)
     fields = ["pieces", "unplaced", "loose"]
     if settles:
         count.confirmed_by, count.confirmed_at, count.second_pieces = by, timezone.now(), None

@@ -6,13 +6,13 @@ from uuid import UUID
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from competition.audit import audit_record
+from competition.audit import audit_record, user_or_none
 from competition.errors import Refusal, ensure_not_final
 from competition.locking import lock_team
 from competition.models import Team
 from judging.models import Warning
 from judging.services import requests as request_ids
-from judging.services._shared import require_reason, user_or_none
+from judging.services._shared import require_reason
 
 __all__ = ["team_disqualify", "team_reinstate", "warning_log"]
 

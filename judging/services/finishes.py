@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from competition.audit import audit_record
+from competition.audit import audit_record, user_or_none
 from competition.errors import Refusal, Vanished, ensure_not_final
 from competition.locking import lock_team
 from competition.models import Competition, Puzzle, Team
@@ -28,7 +28,6 @@ from judging.services._shared import (
     ensure_competing,
     ensure_may_change,
     require_reason,
-    user_or_none,
     when,
     who,
 )
@@ -61,17 +60,6 @@ def _puzzle(competition_id: int, position: int) -> Puzzle:
             {"puzzle": _("The competition has no puzzle %(position)s.") % {"position": position}}
         )
     return puzzle
-
-
-def _finish_dict(finish: Finish) -> dict:
-    return {
-        "id": finish.pk,
-        "team": finish.team_id,
-        "puzzle": finish.puzzle.position,
-        "elapsed_seconds": finish.elapsed_seconds,
-        "missing": list(finish.missing),
-        "deducted": deducted(finish.missing),
-    }
 
 
 def _finish_dict(finish: Finish) -> dict:

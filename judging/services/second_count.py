@@ -23,7 +23,7 @@ from competition.models import Competition, Team
 from competition.roles import ADMIN, has_role
 from judging.models import Count, RequestId
 from judging.services import requests as request_ids
-from judging.services.counts import _placed, check_count_form, confirmation_state
+from judging.services.counts import check_count_form, confirmation_state, placed_pieces
 from scoring import rules
 
 __all__ = ["count_confirm"]
@@ -90,7 +90,7 @@ def _confirm(*, count: Count, by, pieces, unplaced, loose, request_id, fingerpri
             _("Another judge must count %(team)s a second time, not the one who counted.")
             % {"team": team.name},
         )
-    second, _unplaced, _loose = _placed(count.puzzle, pieces, unplaced, loose)
+    second, _unplaced, _loose = placed_pieces(count.puzzle, pieces, unplaced, loose)
     before = {"pieces": count.pieces, **confirmation_state(count)}
     refusal = None
     try:

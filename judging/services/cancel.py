@@ -1,0 +1,148 @@
+"""The tablet's undo of a tap whose answer never came (OFFLINE.md): `request_cancel`.
+
+It deletes what the request created, or, when the request has not arrived, makes sure it
+never will: the id is kept as cancelled, and the request answers 409 `undone` when it does.
+
+Locks: a cancel of a request that arrived locks the request's team, then its competition
+(the one lock order); a cancel of an id nobody has sent yet holds the competition's row
+while it records it, so a request and its cancel never pass each other.
+
+A floor above the records it undoes (finishes, counts, the second count) and the request
+ids (`judging.services.requests`), which never import it.
+"""
+
+from uuid import UUID
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from competition.audit import audit_record, user_or_none
+from competition.errors import ensure_not_final
+from competition.locking import lock_competition, lock_team
+from competition.models import Competition, Team
+from judging.models import Count, Finish, RequestId
+from judging.services._shared import decided_refusal, deciding_objection
+from judging.services.counts import void_count
+from judging.services.finishes import finish_delete
+from judging.services.requests import MODEL, RELATED, IdempotencyConflict
+from judging.services.second_count import confirm_cancel
+
+__all__ = ["request_cancel"]
+
+Outcome = RequestId.Outcome
+DELETED, NEVER_ARRIVED = "deleted", "never_arrived"
+
+
+class _Arrived(Exception):
+    """The request arrived while the cancel waited for the competition's lock."""
+
+
+def request_cancel(*, competition: Competition, request_id: UUID, by) -> str:
+    """Undo a tap whose answer never came (OFFLINE.md): "deleted" or "never_arrived".
+
+    If the request created a record that is still there, it is deleted (a finish only if it
+    is the team's latest, else 409 `not_latest`), audited, the standings version bumped. If
+    the request has not arrived, its id is kept as cancelled so that it answers `undone`
+    when it does. The same cancel again answers the same, and writes nothing.
+    """
+    try:
+        return _cancel(competition, request_id, by)
+    except _Arrived:
+        # Locks are taken team first: start again, now knowing the request's team.
+        return _cancel(competition, request_id, by)
+
+
+@transaction.atomic
+def _cancel(competition: Competition, request_id: UUID, by) -> str:
+    row = RequestId.objects.filter(request_id=request_id).first()
+    if row is None or row.team_id is None:
+        return _cancel_unknown(competition, request_id, by)
+    team, competition_locked = lock_team(row.team)
+    row = RequestId.objects.get(pk=row.pk)
+    if row.competition_id != competition.pk:
+        raise IdempotencyConflict()
+    if row.outcome != Outcome.CREATED:
+        return DELETED
+    ensure_not_final(competition_locked)
+    if row.kind == RequestId.Kind.CONFIRM:
+        confirm_cancel(row, team, competition_locked, by)
+        row.outcome = Outcome.CANCELLED
+        row.save(update_fields=["outcome", "changed_at"])
+        return DELETED
+    model = MODEL[row.kind]
+    record = model.objects.select_related(*RELATED[model]).filter(request_id=request_id).first()
+    if record is not None:
+        _ensure_undecided(record, team)
+        _delete(record, team, competition_locked, by)
+    row.outcome = Outcome.CANCELLED
+    row.save(update_fields=["outcome", "changed_at"])
+    return DELETED
+
+
+def _cancel_unknown(competition: Competition, request_id: UUID, by) -> str:
+    """No request with this id has arrived (as far as we know before the lock)."""
+    competition = lock_competition(competition)
+    row = RequestId.objects.filter(request_id=request_id).first()
+    if row is not None:
+        if row.competition_id != competition.pk:
+            raise IdempotencyConflict()
+        if row.team_id is not None:
+            raise _Arrived()
+        return NEVER_ARRIVED if not row.kind else DELETED
+    ensure_not_final(competition)
+    try:
+        with transaction.atomic():
+            RequestId.objects.create(
+                request_id=request_id,
+                competition=competition,
+                outcome=Outcome.CANCELLED,
+                user=user_or_none(by),
+            )
+    except IntegrityError:  # taken meanwhile in another competition
+        raise IdempotencyConflict() from None
+    audit_record(
+        competition=competition,
+        user=by,
+        action="request_cancel",
+        after={"request_id": str(request_id), "cancelled": NEVER_ARRIVED},
+        reason=_("Undone on the tablet before the request arrived."),
+    )
+    competition.bump_standings()
+    return NEVER_ARRIVED
+
+
+def _ensure_undecided(record, team: Team) -> None:
+    """DESIGN.md `decided`: a late cancel from a tablet never undoes what a resolved
+    objection decided (the finish, or the count its undo would void), whoever sends it."""
+    objection = None
+    if isinstance(record, Finish):
+        objection = deciding_objection(finish=record)
+        count = Count.objects.filter(team=team).first()
+        if objection is None and count is not None:
+            objection = deciding_objection(count=count)
+    elif isinstance(record, Count):
+        objection = deciding_objection(count=record)
+    if objection is not None:
+        raise decided_refusal(objection)
+
+
+def _delete(record, team: Team, competition: Competition, by) -> None:
+    """Delete what the cancelled request created, audited, the standings version bumped."""
+    reason = _("Undone on the tablet.")
+    if isinstance(record, Finish):
+        finish_delete(finish=record, by=by, reason=reason)  # or `not_latest`
+        return
+    if isinstance(record, Count):
+        void_count(team, by, reason)
+    else:
+        before = {"id": record.pk, "reason": record.reason}
+        record.delete()
+        audit_record(
+            competition=competition,
+            user=by,
+            action="warning_delete",
+            team=team,
+            before=before,
+            reason=reason,
+        )
+    competition.bump_standings()

@@ -1,12 +1,14 @@
 """Reads that judging's pages share: the judge's tablet page (R5, R7, R9, R14: one row per
 team, constant queries), the tablets, the objections (R20) and the audit log in sentences."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db.models import Count as CountOf
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from competition import audit_text
+from competition.errors import Refusal
 from competition.inputs import INT_MAX, whole_number
 from competition.models import AuditEntry, Competition, Puzzle, Team
 from judging.models import Count, Finish, Objection, Tablet
@@ -205,42 +207,17 @@ def objections_panel(competition: Competition, now) -> dict:
     """The control room's objections panel: the objections, and what blocks finalising.
     Five queries."""
     objections = list(objections_of(competition, newest_first=False))
-    blockers = [] if competition.is_final else finalise_blockers_now(competition, now)
+    blockers = [] if competition.is_final else finalise_blockers(competition, now)
     # Taps waiting on a tablet block finalise unless the head judge overrides with a reason.
-    taps_waiting = next((b["tablets"] for b in blockers if b["code"] == "taps_waiting"), [])
+    taps_waiting = next((b.tablets for b in blockers if b.code == "taps_waiting"), [])
     return {
         "open": [o for o in objections if o.is_open],
         "resolved": [o for o in objections if not o.is_open][::-1],
         "blockers": blockers,
         "taps_waiting": taps_waiting,
         "can_finalise": not competition.is_final
-        and all(b["code"] == "taps_waiting" for b in blockers),
+        and all(b.code == "taps_waiting" for b in blockers),
     }
-
-
-def finalise_blockers_now(competition: Competition, now) -> list[dict]:
-    """The reasons competition_finalise would refuse now, as {code, teams?} for the page."""
-    if competition.started_at is None:
-        return [{"code": "clock_not_started"}]
-    if competition.is_running(now):
-        return [{"code": "clock_running"}]
-    found = finalise_blockers(competition)
-    out = []
-    if found["taps_waiting"]:
-        out.append({"code": "taps_waiting", "tablets": found["taps_waiting"]})
-    if found["open_objections"]:
-        out.append(
-            {
-                "code": "objections_open",
-                "teams": [o.team for o in found["open_objections"]],
-            }
-        )
-    if found["counts_missing"]:
-        out.append({"code": "counts_missing", "teams": found["counts_missing"]})
-    unconfirmed = counts_unconfirmed(competition)  # DESIGN.md `second_count`
-    if unconfirmed:
-        out.append({"code": "counts_unconfirmed", "teams": unconfirmed})
-    return out
 
 
 # --- the audit log, as sentences (issue 15) -------------------------------------------------
@@ -290,20 +267,103 @@ def tablets_waiting(competition: Competition) -> list[Tablet]:
     )
 
 
-def finalise_blockers(competition: Competition) -> dict:
-    """What stands between the competition and its final results, for pages and the service.
+# --- what blocks finalise (R20): one rule for the service, the page and the API -----------
+@dataclass(frozen=True)
+class Blocker:
+    """One reason `competition_finalise` refuses: its 409 `code` and `message` (the sentence
+    for a person) with `details` (what the 409's body adds: tablets, objections, teams), and
+    the records the control room's panel lists (`teams`, `tablets`)."""
 
-    {"open_objections": [Objection], "counts_missing": [Team], "taps_waiting": [Tablet]}:
-    four queries. A team competes unless withdrawn or disqualified; check-in never matters
-    here (DESIGN.md).
+    code: str
+    message: str
+    details: dict = field(default_factory=dict)
+    teams: list[Team] = field(default_factory=list)
+    tablets: list[Tablet] = field(default_factory=list)
+
+    def refusal(self) -> Refusal:
+        return Refusal(self.code, self.message, **self.details)
+
+
+def _team_dict(team: Team) -> dict:
+    return {"id": team.pk, "name": team.name, "table": team.table}
+
+
+def _names(teams) -> str:
+    return ", ".join(
+        _("%(name)s (table %(table)d)") % {"name": t.name, "table": t.table} for t in teams
+    )
+
+
+def tablet_dict(tablet: Tablet) -> dict:
+    """A tablet as `taps_waiting` names it: who, which tables, how many taps, since when."""
+    return {
+        "device_id": tablet.device_id,
+        "user": tablet.user.get_username() if tablet.user else None,
+        "tables": tablet.tables,
+        "waiting": tablet.waiting,
+        "oldest_waiting_seconds": tablet.oldest_waiting_seconds,
+        "last_seen_at": tablet.last_seen_at,
+    }
+
+
+def _tablet_label(tablet: Tablet) -> str:
+    tables = ", ".join(map(str, tablet.tables)) or _("all")
+    return _("%(user)s's tablet (tables %(tables)s): %(n)d waiting, last heard from %(time)s") % {
+        "user": tablet.user.get_username() if tablet.user else "?",
+        "tables": tables,
+        "n": tablet.waiting,
+        "time": timezone.localtime(tablet.last_seen_at).strftime("%H:%M:%S"),
+    }
+
+
+def finalise_blockers(competition: Competition, now) -> list[Blocker]:
+    """Everything that stands between the competition and its final results at `now`, in
+    the order `competition_finalise` refuses (it refuses with the first; the control room
+    lists them all; the API's 409 names the first). Not `final`: every write checks that
+    before anything else.
+
+    Before the start or while the clock runs, that alone. Then: tablets with unsent taps
+    (`taps_waiting`; the head judge may override it with a reason), open objections,
+    competing teams with an unfinished puzzle and no count (`counts_missing`), counts that
+    wait for a second count (`counts_unconfirmed`). A team competes unless withdrawn or
+    disqualified; check-in never matters here (DESIGN.md). Four or five queries.
     """
-    open_objections = list(
+    if competition.started_at is None:
+        message = _("The clock has not been started: there are no results to make final.")
+        return [Blocker("clock_not_started", message)]
+    if competition.is_running(now):
+        message = _("The clock is still running: the results can be made final when time is up.")
+        return [Blocker("clock_running", message)]
+    blockers = []
+    waiting = tablets_waiting(competition)
+    if waiting:
+        message = _(
+            "A judge's tablet has taps it has not sent yet: %(tablets)s. Bring it "
+            "onto the Wi-Fi, or finalise anyway with a reason."
+        ) % {"tablets": "; ".join(_tablet_label(t) for t in waiting)}
+        details = {"tablets": [tablet_dict(t) for t in waiting]}
+        blockers.append(Blocker("taps_waiting", message, details, tablets=waiting))
+    objections = list(
         Objection.objects.filter(team__competition=competition, decision=Objection.Decision.OPEN)
         .select_related("team")
         .order_by("filed_at", "id")
     )
-    return {
-        "open_objections": open_objections,
-        "counts_missing": counts_missing(competition),
-        "taps_waiting": tablets_waiting(competition),
-    }
+    if objections:
+        tables = ", ".join(str(o.team.table) for o in objections)
+        message = _("Objections are still open (tables %(tables)s): resolve them first.") % {
+            "tables": tables
+        }
+        details = {"objections": [{"id": o.pk, "team": _team_dict(o.team)} for o in objections]}
+        teams = [o.team for o in objections]
+        blockers.append(Blocker("objections_open", message, details, teams=teams))
+    missing = counts_missing(competition)
+    if missing:
+        message = _("Counts are missing for: %(names)s.") % {"names": _names(missing)}
+        details = {"teams": [_team_dict(t) for t in missing]}
+        blockers.append(Blocker("counts_missing", message, details, teams=missing))
+    unconfirmed = counts_unconfirmed(competition)  # DESIGN.md `second_count`
+    if unconfirmed:
+        message = _("Counts wait for a second count: %(names)s.") % {"names": _names(unconfirmed)}
+        details = {"teams": [_team_dict(t) for t in unconfirmed]}
+        blockers.append(Blocker("counts_unconfirmed", message, details, teams=unconfirmed))
+    return blockers

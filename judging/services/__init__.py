@@ -8,6 +8,7 @@ finishes and the second count; objections; the tablet's undo (`cancel`) and fina
 (`finalise`) on top.
 """
 
+from judging.selectors import tablet_dict
 from judging.services.cancel import request_cancel
 from judging.services.counts import (
     check_count,
@@ -17,7 +18,7 @@ from judging.services.counts import (
     count_sentence,
 )
 from judging.services.discipline import team_disqualify, team_reinstate, warning_log
-from judging.services.finalise import competition_finalise, tablet_dict
+from judging.services.finalise import competition_finalise
 from judging.services.finishes import finish_correct, finish_delete, finish_register, plausibility
 from judging.services.objections import objection_file, objection_resolve
 from judging.services.requests import IdempotencyConflict

@@ -1,10 +1,21 @@
-"""The one place that writes the audit trail. Call it inside the service's transaction."""
+"""The one place that writes the audit trail. Call it inside the service's transaction.
+
+The action is a name from the registry (`competition/audit_actions.py`): a name not
+registered there is a programming error. An action with a `snapshot` (a clock stop,
+finalise) has a backup taken once the write has committed (`transaction.on_commit`),
+through the hook judging's backups set (`judging/apps.py`): the ground floor does not
+import them.
+"""
 
 import json
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
+from django.db import transaction
 
+from competition import audit_actions
 from competition.models import AuditEntry
 
 # What stands where erase_personal_data removed a personal value (audit_text: in words).
@@ -14,6 +25,15 @@ ERASED = "[erased]"
 def _plain(value: Any) -> Any:
     # JSONField needs plain JSON: dates and UUIDs become strings.
     return None if value is None else json.loads(json.dumps(value, cls=DjangoJSONEncoder))
+
+
+_snapshot: Callable[[str], None] | None = None
+
+
+def snapshot_after_commit(take: Callable[[str], None] | None) -> None:
+    """What takes a backup (with its reason) after a `snapshot` action has committed."""
+    global _snapshot
+    _snapshot = take
 
 
 def user_or_none(user):
@@ -32,6 +52,11 @@ def audit_record(
     reason: str = "",
     objection=None,
 ) -> AuditEntry:
+    registered = audit_actions.get(action)
+    if registered is None:
+        raise ValueError(f"audit action {action!r} is not in competition/audit_actions.py")
+    if registered.snapshot and _snapshot is not None:
+        transaction.on_commit(partial(_snapshot, registered.snapshot))
     return AuditEntry.objects.create(
         competition=competition,
         team=team,

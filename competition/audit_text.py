@@ -11,49 +11,15 @@ from django.utils.dateformat import format as date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from competition import audit_actions
 from competition.audit import ERASED
+from competition.audit_actions import ACTIONS
 from competition.roles import user_roles
 from scoring.rules import format_hms
 
-# The action as a word for the filter and the CSV (unknown actions read "Ændring").
-ACTION_LABELS = {
-    "finish_register": gettext_lazy("Finish registered"),
-    "finish_correct": gettext_lazy("Finish corrected"),
-    "finish_delete": gettext_lazy("Finish deleted"),
-    "count_record": gettext_lazy("Count registered"),
-    "count_correct": gettext_lazy("Count corrected"),
-    "count_delete": gettext_lazy("Count deleted"),
-    "warning_log": gettext_lazy("Warning"),
-    "warning_delete": gettext_lazy("Warning removed"),
-    "team_disqualify": gettext_lazy("Disqualified"),
-    "team_reinstate": gettext_lazy("Disqualification lifted"),
-    "team_withdraw": gettext_lazy("Withdrawn"),
-    "team_withdraw_undo": gettext_lazy("Withdrawal undone"),
-    "team_check_in": gettext_lazy("Checked in"),
-    "team_check_in_undo": gettext_lazy("Check-in undone"),
-    "team_fee_paid": gettext_lazy("Fee paid"),
-    "team_fee_unpaid": gettext_lazy("Fee not paid"),
-    "team_create": gettext_lazy("Team registered"),
-    "team_update": gettext_lazy("Team changed"),
-    "competition_create": gettext_lazy("Competition created"),
-    "competition_update": gettext_lazy("Competition changed"),
-    "puzzle_add": gettext_lazy("Puzzle sequence"),
-    "puzzle_update": gettext_lazy("Puzzle sequence"),
-    "puzzle_delete": gettext_lazy("Puzzle sequence"),
-    "puzzle_sequence_set": gettext_lazy("Puzzle sequence"),
-    "clock_start": gettext_lazy("Clock started"),
-    "clock_correct": gettext_lazy("Start corrected"),
-    "clock_stop": gettext_lazy("Clock stopped"),
-    "clock_stop_undo": gettext_lazy("Stop undone"),
-    "objection_file": gettext_lazy("Objection filed"),
-    "objection_resolve": gettext_lazy("Objection decided"),
-    "competition_finalise": gettext_lazy("Results made final"),
-    "request_cancel": gettext_lazy("Tap undone on the tablet"),
-    "personal_data_erase": gettext_lazy("Personal data erased"),
-    "staff_create": gettext_lazy("Judge login made"),
-    "staff_password": gettext_lazy("New password for a judge"),
-    "staff_revoke": gettext_lazy("Login revoked (lost tablet)"),
-}
+# The action as a word for the filter and the CSV (unknown actions read "Ændring"): the
+# registry's labels (competition/audit_actions.py).
+ACTION_LABELS = {name: action.label for name, action in ACTIONS.items()}
 
 # Field names in before/after, as words.
 FIELD_LABELS = {
@@ -97,7 +63,8 @@ DURATIONS = {"duration_minutes"}
 
 
 def action_label(action: str) -> str:
-    return str(ACTION_LABELS.get(action, _("Change")))
+    registered = audit_actions.get(action)
+    return str(registered.label if registered else audit_actions.CHANGE)
 
 
 def actor(user) -> str:
@@ -241,107 +208,44 @@ def changes(before, after) -> list[str]:
     return lines
 
 
+class Facts:
+    """An entry's facts in words, as its action's sentence uses them (audit_actions)."""
+
+    def __init__(self, entry):
+        self.who = actor(entry.user)
+        self.before = entry.before if isinstance(entry.before, dict) else {}
+        self.after = entry.after if isinstance(entry.after, dict) else {}
+        self.record = self.after or self.before
+        elapsed = self.record.get("elapsed_seconds")
+        time = format_hms(elapsed) if isinstance(elapsed, int) and elapsed >= 0 else "—"
+        self.values = {"who": self.who, "p": self.record.get("puzzle"), "time": time}
+
+    @property
+    def missing(self) -> str:
+        return missing_words(self.record.get("missing"))
+
+    @property
+    def members(self) -> str:
+        return _members(self.record.get("members"))
+
+    @property
+    def staff(self) -> dict:
+        return {"who": self.who, "name": self.after.get("username", "—")}
+
+    def at(self, key: str) -> str:
+        """The local time of day of a moment in `after`: "10:00:30"."""
+        return _clock_time(self.after.get(key))
+
+
 def sentence(entry) -> str:
     """What happened, as a Danish sentence, e.g. "Dommer mette registrerede puslespil 1
-    færdigt efter 0:01:48, 1 enkelt manglende brik trukket fra"."""
-    who = actor(entry.user)
-    before = entry.before if isinstance(entry.before, dict) else {}
-    after = entry.after if isinstance(entry.after, dict) else {}
-    record = after or before
-    a = entry.action
-    position = record.get("puzzle")
-    elapsed = record.get("elapsed_seconds")
-    time = format_hms(elapsed) if isinstance(elapsed, int) and elapsed >= 0 else "—"
-    values = {"who": who, "p": position, "time": time}
-    if a == "finish_register":
-        return _("%(who)s registered puzzle %(p)s finished after %(time)s, %(missing)s") % {
-            **values,
-            "missing": missing_words(record.get("missing")),
-        }
-    if a == "finish_correct":
-        return _("%(who)s corrected the finish of puzzle %(p)s") % values
-    if a == "finish_delete":
-        return _("%(who)s deleted the finish of puzzle %(p)s (after %(time)s)") % values
-    if a == "count_record":
-        return _("%(who)s registered the count on puzzle %(p)s: %(pieces)s placed pieces") % {
-            **values,
-            "pieces": record.get("pieces"),
-        }
-    if a == "count_correct":
-        return _("%(who)s corrected the count on puzzle %(p)s") % values
-    if a == "count_delete":
-        return _("%(who)s deleted the count on puzzle %(p)s (%(pieces)s placed pieces)") % {
-            **values,
-            "pieces": record.get("pieces"),
-        }
-    simple = {
-        "warning_log": _("%(who)s gave the team a warning"),
-        "warning_delete": _("%(who)s removed a warning"),
-        "team_disqualify": _("%(who)s disqualified the team"),
-        "team_reinstate": _("%(who)s lifted the disqualification: the team competes again"),
-        "team_withdraw": _("%(who)s withdrew the team"),
-        "team_withdraw_undo": _("%(who)s undid the withdrawal: the team competes again"),
-        "team_check_in": _("%(who)s checked the team in"),
-        "team_check_in_undo": _("%(who)s undid the check-in"),
-        "team_fee_paid": _("%(who)s marked the entry fee paid"),
-        "team_fee_unpaid": _("%(who)s marked the entry fee not paid"),
-        "team_update": _("%(who)s changed the team"),
-        "competition_create": _("%(who)s created the competition"),
-        "competition_update": _("%(who)s changed the competition"),
-        "puzzle_add": _("%(who)s changed the puzzle sequence"),
-        "puzzle_update": _("%(who)s changed the puzzle sequence"),
-        "puzzle_delete": _("%(who)s changed the puzzle sequence"),
-        "puzzle_sequence_set": _("%(who)s changed the puzzle sequence"),
-        "clock_stop_undo": _("%(who)s undid the stop: the clock runs on"),
-        "competition_finalise": _("%(who)s made the results final"),
-        "request_cancel": _("%(who)s undid a tap on the tablet before it arrived"),
-    }
-    if a in simple:
-        return simple[a] % values
-    if a == "team_create":
-        return _("%(who)s registered the team at table %(table)s: %(members)s") % {
-            "who": who,
-            "table": record.get("table", "—"),
-            "members": _members(record.get("members")),
-        }
-    if a == "clock_start":
-        return _("%(who)s started the clock at %(at)s") % {
-            "who": who,
-            "at": _clock_time(after.get("started_at")),
-        }
-    if a == "clock_correct":
-        return _("%(who)s corrected the start of the clock") % values
-    if a == "clock_stop":
-        return _("%(who)s stopped the clock at %(at)s") % {
-            "who": who,
-            "at": _clock_time(after.get("stopped_at")),
-        }
-    if a == "objection_file":
-        return _("%(who)s filed objection no. %(id)s: “%(text)s”") % {
-            "who": who,
-            "id": record.get("id", "—"),
-            "text": record.get("text", ""),
-        }
-    if a == "objection_resolve":
-        decision = after.get("decision")
-        verb = _("upheld") if decision == "upheld" else _("rejected")
-        return _("%(who)s %(verb)s objection no. %(id)s") % {
-            "who": who,
-            "verb": verb,
-            "id": record.get("id", "—"),
-        }
-    if a == "personal_data_erase":
-        return _("%(who)s erased the personal data of %(n)s members") % {
-            "who": who,
-            "n": after.get("members", 0),
-        }
-    if a in ("staff_create", "staff_password", "staff_revoke"):
-        return {
-            "staff_create": _("%(who)s made the judge login “%(name)s”"),
-            "staff_password": _("%(who)s made a new password for “%(name)s”"),
-            "staff_revoke": _("%(who)s revoked “%(name)s” (lost tablet): logged out everywhere"),
-        }[a] % {"who": who, "name": after.get("username", "—")}
-    return _("%(who)s made a change") % values
+    færdigt efter 0:01:48, 1 enkelt manglende brik trukket fra": the sentence of its
+    action in the registry; an action not registered "made a change"."""
+    facts = Facts(entry)
+    registered = audit_actions.get(entry.action)
+    if registered is None:
+        return str(audit_actions.MADE_A_CHANGE) % facts.values
+    return str(registered.sentence(facts))
 
 
 def describe(entry) -> dict:

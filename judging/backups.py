@@ -41,8 +41,6 @@ from judging.models import Backup
 logger = logging.getLogger(__name__)
 
 PERIODIC = re.compile(r"-(auto|clock_end)(-\d+)?$")
-# Audit actions after which a snapshot is taken (once the transaction has committed).
-EVENTS = {"clock_stop": "clock_stop", "competition_finalise": "final"}
 # A competition is "on" from 12 hours before its planned start until 12 hours after its
 # clock ended: the desk's morning, the day, the counts and the prize-giving.
 DAY_WINDOW = timedelta(hours=12)
@@ -237,11 +235,11 @@ def after_request(**kwargs) -> None:
         logger.exception("periodic backup check failed")
 
 
-def after_audit(sender, instance, created, **kwargs) -> None:
-    """post_save of an audit entry: a clock stop or finalise is followed by a snapshot."""
-    reason = EVENTS.get(instance.action)
-    if created and reason and enabled():
-        transaction.on_commit(lambda: snapshot(reason))
+def after_commit(reason: str) -> None:
+    """A clock stop or finalise has committed (its audit action's `snapshot`,
+    competition/audit_actions.py): a snapshot follows."""
+    if enabled():
+        snapshot(reason)
 
 
 def status() -> dict:

@@ -1,0 +1,199 @@
+"""The audit log's actions: one registry of named actions, each with its label and its
+sentence (as Sentry's `audit_log/register.py`). A service records an action by its name
+(`audit_record(action=...)`, which refuses a name not registered here); the log page, the
+CSV (`competition/audit_text.py`) and the backups (a snapshot once a clock stop or finalise
+has committed) read it back from here. An action stays registered once rows carry its name:
+stored entries keep rendering the same sentence.
+
+A sentence is a function of the entry's facts in words (`audit_text.Facts`: `who`, the
+puzzle `p`, the clock `time`, `record`, `before`, `after`, `missing`, `members`, `at(key)`).
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+__all__ = ["ACTIONS", "Action", "get", "register"]
+
+
+@dataclass(frozen=True)
+class Action:
+    name: str
+    label: Promise  # a word for the log's filter and the CSV
+    sentence: Callable[[Any], str]  # the entry's facts (audit_text.Facts) -> a sentence
+    snapshot: str = ""  # a backup's reason, taken once the write has committed
+
+
+ACTIONS: dict[str, Action] = {}
+CHANGE = _("Change")  # the label of an action without its own word
+
+
+def register(
+    name: str, label: Promise, sentence: Promise | Callable[[Any], str], snapshot: str = ""
+) -> Action:
+    """Register an action; a plain template is filled with `who`, `p` and `time`."""
+    if name in ACTIONS:
+        raise ValueError(f"audit action {name!r} is registered twice")
+    if isinstance(sentence, Promise):
+        template = sentence
+        sentence = lambda f: str(template) % f.values  # noqa: E731
+    action = Action(name, label, sentence, snapshot)
+    ACTIONS[name] = action
+    return action
+
+
+def get(name: str) -> Action | None:
+    return ACTIONS.get(name)
+
+
+MADE_A_CHANGE = _("%(who)s made a change")
+
+# --- finishes and counts (judging) -----------------------------------------------------
+register(
+    "finish_register",
+    _("Finish registered"),
+    lambda f: (
+        _("%(who)s registered puzzle %(p)s finished after %(time)s, %(missing)s")
+        % {**f.values, "missing": f.missing}
+    ),
+)
+register("finish_correct", _("Finish corrected"), _("%(who)s corrected the finish of puzzle %(p)s"))
+register(
+    "finish_delete",
+    _("Finish deleted"),
+    _("%(who)s deleted the finish of puzzle %(p)s (after %(time)s)"),
+)
+register(
+    "count_record",
+    _("Count registered"),
+    lambda f: (
+        _("%(who)s registered the count on puzzle %(p)s: %(pieces)s placed pieces")
+        % {**f.values, "pieces": f.record.get("pieces")}
+    ),
+)
+register("count_correct", _("Count corrected"), _("%(who)s corrected the count on puzzle %(p)s"))
+register(
+    "count_delete",
+    _("Count deleted"),
+    lambda f: (
+        _("%(who)s deleted the count on puzzle %(p)s (%(pieces)s placed pieces)")
+        % {**f.values, "pieces": f.record.get("pieces")}
+    ),
+)
+# The second count (judging/services/second_count.py) has no words of its own yet.
+register("count_confirm", CHANGE, MADE_A_CHANGE)
+register("count_differs", CHANGE, MADE_A_CHANGE)
+register("count_unconfirm", CHANGE, MADE_A_CHANGE)
+register("warning_log", _("Warning"), _("%(who)s gave the team a warning"))
+register("warning_delete", _("Warning removed"), _("%(who)s removed a warning"))
+register(
+    "request_cancel",
+    _("Tap undone on the tablet"),
+    _("%(who)s undid a tap on the tablet before it arrived"),
+)
+
+# --- teams -------------------------------------------------------------------------------
+register("team_disqualify", _("Disqualified"), _("%(who)s disqualified the team"))
+register(
+    "team_reinstate",
+    _("Disqualification lifted"),
+    _("%(who)s lifted the disqualification: the team competes again"),
+)
+register("team_withdraw", _("Withdrawn"), _("%(who)s withdrew the team"))
+register(
+    "team_withdraw_undo",
+    _("Withdrawal undone"),
+    _("%(who)s undid the withdrawal: the team competes again"),
+)
+register("team_check_in", _("Checked in"), _("%(who)s checked the team in"))
+register("team_check_in_undo", _("Check-in undone"), _("%(who)s undid the check-in"))
+register("team_fee_paid", _("Fee paid"), _("%(who)s marked the entry fee paid"))
+register("team_fee_unpaid", _("Fee not paid"), _("%(who)s marked the entry fee not paid"))
+register(
+    "team_create",
+    _("Team registered"),
+    lambda f: (
+        _("%(who)s registered the team at table %(table)s: %(members)s")
+        % {"who": f.who, "table": f.record.get("table", "—"), "members": f.members}
+    ),
+)
+register("team_update", _("Team changed"), _("%(who)s changed the team"))
+
+# --- the competition, its puzzle sequence and its clock ----------------------------------
+register("competition_create", _("Competition created"), _("%(who)s created the competition"))
+register("competition_update", _("Competition changed"), _("%(who)s changed the competition"))
+for _name in ("puzzle_add", "puzzle_update", "puzzle_delete", "puzzle_sequence_set"):
+    register(_name, _("Puzzle sequence"), _("%(who)s changed the puzzle sequence"))
+register(
+    "clock_start",
+    _("Clock started"),
+    lambda f: _("%(who)s started the clock at %(at)s") % {"who": f.who, "at": f.at("started_at")},
+)
+register("clock_correct", _("Start corrected"), _("%(who)s corrected the start of the clock"))
+register(
+    "clock_stop",
+    _("Clock stopped"),
+    lambda f: _("%(who)s stopped the clock at %(at)s") % {"who": f.who, "at": f.at("stopped_at")},
+    snapshot="clock_stop",
+)
+register("clock_stop_undo", _("Stop undone"), _("%(who)s undid the stop: the clock runs on"))
+# The big screen (competition/services/screen.py) has no words of its own yet.
+for _name in ("screen", "screen_hold", "reveal_start", "reveal_next"):
+    register(_name, CHANGE, MADE_A_CHANGE)
+
+# --- objections and the final results ------------------------------------------------------
+register(
+    "objection_file",
+    _("Objection filed"),
+    lambda f: (
+        _("%(who)s filed objection no. %(id)s: “%(text)s”")
+        % {"who": f.who, "id": f.record.get("id", "—"), "text": f.record.get("text", "")}
+    ),
+)
+register(
+    "objection_resolve",
+    _("Objection decided"),
+    lambda f: (
+        _("%(who)s %(verb)s objection no. %(id)s")
+        % {
+            "who": f.who,
+            "verb": _("upheld") if f.after.get("decision") == "upheld" else _("rejected"),
+            "id": f.record.get("id", "—"),
+        }
+    ),
+)
+register(
+    "competition_finalise",
+    _("Results made final"),
+    _("%(who)s made the results final"),
+    snapshot="final",
+)
+
+# --- people and data -----------------------------------------------------------------------
+register(
+    "personal_data_erase",
+    _("Personal data erased"),
+    lambda f: (
+        _("%(who)s erased the personal data of %(n)s members")
+        % {"who": f.who, "n": f.after.get("members", 0)}
+    ),
+)
+register(
+    "staff_create",
+    _("Judge login made"),
+    lambda f: _("%(who)s made the judge login “%(name)s”") % f.staff,
+)
+register(
+    "staff_password",
+    _("New password for a judge"),
+    lambda f: _("%(who)s made a new password for “%(name)s”") % f.staff,
+)
+register(
+    "staff_revoke",
+    _("Login revoked (lost tablet)"),
+    lambda f: _("%(who)s revoked “%(name)s” (lost tablet): logged out everywhere") % f.staff,
+)
+register("backup_restore", CHANGE, MADE_A_CHANGE)

@@ -16,10 +16,9 @@ from uuid import UUID
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from competition.audit import audit_record, user_or_none
-from competition.errors import ensure_not_final
-from competition.locking import lock_competition, lock_team
+from competition.audit import user_or_none
 from competition.models import Competition, Team
+from competition.writes import Write, write
 from judging.models import Count, Finish, RequestId
 from judging.services._shared import decided_refusal, deciding_objection
 from judging.services.counts import void_count
@@ -52,63 +51,68 @@ def request_cancel(*, competition: Competition, request_id: UUID, by) -> str:
         return _cancel(competition, request_id, by)
 
 
-@transaction.atomic
 def _cancel(competition: Competition, request_id: UUID, by) -> str:
     row = RequestId.objects.filter(request_id=request_id).first()
     if row is None or row.team_id is None:
         return _cancel_unknown(competition, request_id, by)
-    team, competition_locked = lock_team(row.team)
-    row = RequestId.objects.get(pk=row.pk)
-    if row.competition_id != competition.pk:
-        raise IdempotencyConflict()
-    if row.outcome != Outcome.CREATED:
-        return DELETED
-    ensure_not_final(competition_locked)
-    if row.kind == RequestId.Kind.CONFIRM:
-        confirm_cancel(row, team, competition_locked, by)
+
+    def answered(_locked) -> str | None:
+        """Under the locks, before `final`: the answer when nothing is left to undo."""
+        row.refresh_from_db()
+        if row.competition_id != competition.pk:
+            raise IdempotencyConflict()
+        return DELETED if row.outcome != Outcome.CREATED else None
+
+    with write(team=row.team, by=by, recall=answered) as w:
+        if w.stored is not None:
+            return w.stored
+        if row.kind == RequestId.Kind.CONFIRM:
+            confirm_cancel(w, row)
+        else:
+            model = MODEL[row.kind]
+            related = model.objects.select_related(*RELATED[model])
+            record = related.filter(request_id=request_id).first()
+            if record is not None:
+                _ensure_undecided(record, w.team)
+                _delete(w, record)
         row.outcome = Outcome.CANCELLED
         row.save(update_fields=["outcome", "changed_at"])
         return DELETED
-    model = MODEL[row.kind]
-    record = model.objects.select_related(*RELATED[model]).filter(request_id=request_id).first()
-    if record is not None:
-        _ensure_undecided(record, team)
-        _delete(record, team, competition_locked, by)
-    row.outcome = Outcome.CANCELLED
-    row.save(update_fields=["outcome", "changed_at"])
-    return DELETED
 
 
 def _cancel_unknown(competition: Competition, request_id: UUID, by) -> str:
     """No request with this id has arrived (as far as we know before the lock)."""
-    competition = lock_competition(competition)
-    row = RequestId.objects.filter(request_id=request_id).first()
-    if row is not None:
-        if row.competition_id != competition.pk:
+
+    def answered(locked: Competition) -> str | None:
+        """Under the competition's lock, before `final`: the request's answer if it came."""
+        row = RequestId.objects.filter(request_id=request_id).first()
+        if row is None:
+            return None
+        if row.competition_id != locked.pk:
             raise IdempotencyConflict()
         if row.team_id is not None:
             raise _Arrived()
         return NEVER_ARRIVED if not row.kind else DELETED
-    ensure_not_final(competition)
-    try:
-        with transaction.atomic():
-            RequestId.objects.create(
-                request_id=request_id,
-                competition=competition,
-                outcome=Outcome.CANCELLED,
-                user=user_or_none(by),
-            )
-    except IntegrityError:  # taken meanwhile in another competition
-        raise IdempotencyConflict() from None
-    audit_record(
-        competition=competition,
-        user=by,
-        action="request_cancel",
-        after={"request_id": str(request_id), "cancelled": NEVER_ARRIVED},
-        reason=_("Undone on the tablet before the request arrived."),
-    )
-    competition.bump_standings()
-    return NEVER_ARRIVED
+
+    with write(competition=competition, by=by, recall=answered) as w:
+        if w.stored is not None:
+            return w.stored
+        try:
+            with transaction.atomic():
+                RequestId.objects.create(
+                    request_id=request_id,
+                    competition=w.competition,
+                    outcome=Outcome.CANCELLED,
+                    user=user_or_none(by),
+                )
+        except IntegrityError:  # taken meanwhile in another competition
+            raise IdempotencyConflict() from None
+        w.audit(
+            "request_cancel",
+            after={"request_id": str(request_id), "cancelled": NEVER_ARRIVED},
+            reason=_("Undone on the tablet before the request arrived."),
+        )
+        return NEVER_ARRIVED
 
 
 def _ensure_undecided(record, team: Team) -> None:
@@ -126,23 +130,15 @@ def _ensure_undecided(record, team: Team) -> None:
         raise decided_refusal(objection)
 
 
-def _delete(record, team: Team, competition: Competition, by) -> None:
-    """Delete what the cancelled request created, audited, the standings version bumped."""
+def _delete(w: Write, record) -> None:
+    """Delete what the cancelled request created, audited (the write bumps the standings
+    version; a finish's own write does)."""
     reason = _("Undone on the tablet.")
     if isinstance(record, Finish):
-        finish_delete(finish=record, by=by, reason=reason)  # or `not_latest`
-        return
-    if isinstance(record, Count):
-        void_count(team, by, reason)
+        finish_delete(finish=record, by=w.by, reason=reason)  # or `not_latest`
+    elif isinstance(record, Count):
+        void_count(w, reason)
     else:
         before = {"id": record.pk, "reason": record.reason}
         record.delete()
-        audit_record(
-            competition=competition,
-            user=by,
-            action="warning_delete",
-            team=team,
-            before=before,
-            reason=reason,
-        )
-    competition.bump_standings()
+        w.audit("warning_delete", before=before, reason=reason)

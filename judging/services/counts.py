@@ -9,16 +9,16 @@ from collections.abc import Callable
 from uuid import UUID
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from competition.audit import audit_record, user_or_none
-from competition.errors import Refusal, Vanished, ensure_not_final
-from competition.locking import lock_team
+from competition.audit import user_or_none
+from competition.errors import Refusal, Vanished
 from competition.models import Puzzle, Team
 from competition.roles import ADMIN, has_role
+from competition.writes import Write, write
 from judging.models import Count, Finish, RequestId
 from judging.services import requests as request_ids
 from judging.services._shared import (
@@ -52,26 +52,18 @@ def _count_dict(count: Count) -> dict:
     }
 
 
-def void_count(team: Team, by, reason: str) -> None:
-    """A finish of the counted puzzle (or an undo before it) makes the count void (R9).
-    A count a resolved objection decided is voided only by the head judge (else 409
-    `decided`, and the caller's transaction writes nothing)."""
-    count = Count.objects.select_related("puzzle").filter(team=team).first()
+def void_count(w: Write, reason: str) -> None:
+    """A finish of the counted puzzle (or an undo before it) makes the count void (R9),
+    inside the write `w` of the finish (its team's). A count a resolved objection decided
+    is voided only by the head judge (else 409 `decided`, and the write writes nothing)."""
+    count = Count.objects.select_related("puzzle").filter(team=w.team).first()
     if count is None:
         return
-    decided = ensure_may_change(by=by, reason=reason, count=count)
+    decided = ensure_may_change(by=w.by, reason=reason, count=count)
     before = _count_dict(count)
     count.delete()
     request_ids.record_gone(count, RequestId.Outcome.VOIDED)
-    audit_record(
-        competition=team.competition,
-        user=by,
-        action="count_delete",
-        team=team,
-        before=before,
-        reason=reason,
-        objection=decided,
-    )
+    w.audit("count_delete", before=before, reason=reason, objection=decided)
 
 
 # R9's refusals (`rules.check_count`), one sentence each, the same from every path: the
@@ -144,7 +136,6 @@ def placed_pieces(puzzle: Puzzle, pieces, unplaced, loose) -> tuple[int, int | N
     return check_count(puzzle, pieces), unplaced, loose
 
 
-@transaction.atomic
 def count_record(
     *,
     team: Team,
@@ -161,62 +152,60 @@ def count_record(
         team=team.pk, pieces=pieces, unplaced=unplaced, loose=loose
     )
     answer = answer or _count_dict
-    team, competition, stored = request_ids.lock_and_recall(
-        Count, team, request_id=request_id, fingerprint=fingerprint, answer=answer
+    recall = request_ids.recaller(
+        Count, request_id=request_id, fingerprint=fingerprint, answer=answer
     )
-    if stored is not None:
-        return stored
-    ensure_not_final(competition)
-    if competition.started_at is None:
-        raise Refusal("clock_not_started", _("The clock has not been started yet."))
-    if not competition.has_ended():
-        raise Refusal("clock_running", _("Counts are entered when time is up."))
-    ensure_competing(team)
-    done = Finish.objects.filter(team=team).count()
-    puzzle = Puzzle.objects.filter(competition=competition, position=done + 1).first()
-    if puzzle is None:
-        raise Refusal(
-            "all_finished",
-            _("%(team)s finished every puzzle; nothing to count.") % {"team": team.name},
-        )
-    existing = Count.objects.select_related("registered_by").filter(team=team).first()
-    if existing is not None:
-        raise Refusal(
-            "already_counted",
-            _("%(team)s has already been counted. Registered by %(user)s at %(time)s.")
-            % {
-                "team": team.name,
-                "user": who(existing.registered_by),
-                "time": when(existing.registered_at),
-            },
-            count=existing.pk,
-        )
-    pieces, unplaced, loose = placed_pieces(puzzle, pieces, unplaced, loose)
-    try:
-        count = request_ids.create_once(
-            Count,
-            request_id=request_id,
-            fingerprint=fingerprint,
-            team=team,
-            by=by,
-            answer=answer,
-            puzzle=puzzle,
-            pieces=pieces,
-            unplaced=unplaced,
-            loose=loose,
-            registered_by=user_or_none(by),
-        )
-    except IntegrityError:
-        raise Refusal(
-            "already_counted", _("%(team)s has already been counted.") % {"team": team.name}
-        ) from None
-    if count.replayed:
+    with write(team=team, by=by, recall=recall) as w:
+        if w.stored is not None:
+            return w.stored
+        team, competition = w.team, w.competition
+        if competition.started_at is None:
+            raise Refusal("clock_not_started", _("The clock has not been started yet."))
+        if not competition.has_ended():
+            raise Refusal("clock_running", _("Counts are entered when time is up."))
+        ensure_competing(team)
+        done = Finish.objects.filter(team=team).count()
+        puzzle = Puzzle.objects.filter(competition=competition, position=done + 1).first()
+        if puzzle is None:
+            raise Refusal(
+                "all_finished",
+                _("%(team)s finished every puzzle; nothing to count.") % {"team": team.name},
+            )
+        existing = Count.objects.select_related("registered_by").filter(team=team).first()
+        if existing is not None:
+            raise Refusal(
+                "already_counted",
+                _("%(team)s has already been counted. Registered by %(user)s at %(time)s.")
+                % {
+                    "team": team.name,
+                    "user": who(existing.registered_by),
+                    "time": when(existing.registered_at),
+                },
+                count=existing.pk,
+            )
+        pieces, unplaced, loose = placed_pieces(puzzle, pieces, unplaced, loose)
+        try:
+            count = request_ids.create_once(
+                Count,
+                request_id=request_id,
+                fingerprint=fingerprint,
+                team=team,
+                by=by,
+                answer=answer,
+                puzzle=puzzle,
+                pieces=pieces,
+                unplaced=unplaced,
+                loose=loose,
+                registered_by=user_or_none(by),
+            )
+        except IntegrityError:
+            raise Refusal(
+                "already_counted", _("%(team)s has already been counted.") % {"team": team.name}
+            ) from None
+        if count.replayed:
+            return count
+        w.audit("count_record", after=_count_dict(count))
         return count
-    audit_record(
-        competition=competition, user=by, action="count_record", team=team, after=_count_dict(count)
-    )
-    competition.bump_standings()
-    return count
 
 
 def _ensure_judge_may_correct(count: Count, team: Team, by) -> None:
@@ -249,7 +238,6 @@ def _ensure_judge_may_correct(count: Count, team: Team, by) -> None:
         )
 
 
-@transaction.atomic
 def count_correct(
     *,
     count: Count,
@@ -263,53 +251,51 @@ def count_correct(
     """Correct a count (R9) with a reason; either form, as when it was recorded."""
     reason = require_reason(reason)
     check_count_form(pieces, unplaced, recording=False)
-    team, competition = lock_team(count.team)
-    ensure_not_final(competition)
-    count = Count.objects.select_related("puzzle", "registered_by").filter(pk=count.pk).first()
-    if count is None:  # voided by a finish of its puzzle, or undone, since the view read it
-        raise Vanished(
-            _(
-                "This count has since been deleted (its puzzle was registered as finished, "
-                "or it was undone)."
+    with write(team=count.team, by=by) as w:
+        team, competition = w.team, w.competition
+        count = Count.objects.select_related("puzzle", "registered_by").filter(pk=count.pk).first()
+        if count is None:  # voided by a finish of its puzzle, or undone, since the view read it
+            raise Vanished(
+                _(
+                    "This count has since been deleted (its puzzle was registered as finished, "
+                    "or it was undone)."
+                )
             )
+        before = _count_dict(count)
+        # A resolved objection about the count binds: the head judge's change names it.
+        if objection is None:
+            objection = ensure_may_change(by=by, reason=reason, count=count)
+        # DESIGN.md `second_count`: a judge corrects a count until it is confirmed; the head
+        # judge's correction settles it (confirmed, a difference cleared).
+        settles = competition.second_count and has_role(by, ADMIN)
+        if competition.second_count and count.confirmed_at is not None and not settles:
+            raise Refusal(
+                "count_confirmed",
+                _("%(team)s's count is confirmed; only the head judge can correct it now.")
+                % {"team": team.name},
+            )
+        if competition.second_count and not settles:
+            _ensure_judge_may_correct(count, team, by)
+        if pieces is None and unplaced is None:
+            if loose is None or count.unplaced is None:
+                raise ValidationError({"pieces": _("Give the corrected count.")})
+            unplaced = count.unplaced
+        count.pieces, count.unplaced, count.loose = placed_pieces(
+            count.puzzle, pieces, unplaced, loose
         )
-    before = _count_dict(count)
-    # A resolved objection about the count binds: the head judge's change names it.
-    if objection is None:
-        objection = ensure_may_change(by=by, reason=reason, count=count)
-    # DESIGN.md `second_count`: a judge corrects a count until it is confirmed; the head
-    # judge's correction settles it (confirmed, a difference cleared).
-    settles = competition.second_count and has_role(by, ADMIN)
-    if competition.second_count and count.confirmed_at is not None and not settles:
-        raise Refusal(
-            "count_confirmed",
-            _("%(team)s's count is confirmed; only the head judge can correct it now.")
-            % {"team": team.name},
+        fields = ["pieces", "unplaced", "loose"]
+        if settles:
+            count.confirmed_by, count.confirmed_at, count.second_pieces = by, timezone.now(), None
+            fields += ["confirmed_by", "confirmed_at", "second_pieces"]
+        count.save(update_fields=fields)
+        w.audit(
+            "count_correct",
+            before=before,
+            after=_count_dict(count),
+            reason=reason,
+            objection=objection,
         )
-    if competition.second_count and not settles:
-        _ensure_judge_may_correct(count, team, by)
-    if pieces is None and unplaced is None:
-        if loose is None or count.unplaced is None:
-            raise ValidationError({"pieces": _("Give the corrected count.")})
-        unplaced = count.unplaced
-    count.pieces, count.unplaced, count.loose = placed_pieces(count.puzzle, pieces, unplaced, loose)
-    fields = ["pieces", "unplaced", "loose"]
-    if settles:
-        count.confirmed_by, count.confirmed_at, count.second_pieces = by, timezone.now(), None
-        fields += ["confirmed_by", "confirmed_at", "second_pieces"]
-    count.save(update_fields=fields)
-    audit_record(
-        competition=competition,
-        user=by,
-        action="count_correct",
-        team=team,
-        before=before,
-        after=_count_dict(count),
-        reason=reason,
-        objection=objection,
-    )
-    competition.bump_standings()
-    return count
+        return count
 
 
 def confirmation_state(count: Count) -> dict:

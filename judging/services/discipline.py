@@ -3,13 +3,12 @@
 from collections.abc import Callable
 from uuid import UUID
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 
-from competition.audit import audit_record, user_or_none
-from competition.errors import Refusal, ensure_not_final
-from competition.locking import lock_team
+from competition.audit import user_or_none
+from competition.errors import Refusal
 from competition.models import Team
+from competition.writes import write
 from judging.models import Warning
 from judging.services import requests as request_ids
 from judging.services._shared import require_reason
@@ -30,7 +29,6 @@ def _team_dict(team: Team) -> dict:
     }
 
 
-@transaction.atomic
 def warning_log(
     *,
     team: Team,
@@ -47,80 +45,55 @@ def warning_log(
     reason = require_reason(reason)
     fingerprint = request_ids.fingerprint(team=team.pk, reason=reason)
     answer = answer or _warning_dict
-    team, competition, stored = request_ids.lock_and_recall(
-        Warning, team, request_id=request_id, fingerprint=fingerprint, answer=answer
+    recall = request_ids.recaller(
+        Warning, request_id=request_id, fingerprint=fingerprint, answer=answer
     )
-    if stored is not None:
-        return stored
-    ensure_not_final(competition)
-    warning = request_ids.create_once(
-        Warning,
-        request_id=request_id,
-        fingerprint=fingerprint,
-        team=team,
-        by=by,
-        answer=answer,
-        reason=reason,
-        given_by=user_or_none(by),
-    )
-    if warning.replayed:
+    with write(team=team, by=by, recall=recall) as w:
+        if w.stored is not None:
+            return w.stored
+        warning = request_ids.create_once(
+            Warning,
+            request_id=request_id,
+            fingerprint=fingerprint,
+            team=w.team,
+            by=by,
+            answer=answer,
+            reason=reason,
+            given_by=user_or_none(by),
+        )
+        if warning.replayed:
+            return warning
+        w.audit("warning_log", after={"id": warning.pk, "reason": reason}, reason=reason)
         return warning
-    audit_record(
-        competition=competition,
-        user=by,
-        action="warning_log",
-        team=team,
-        after={"id": warning.pk, "reason": reason},
-        reason=reason,
-    )
-    competition.bump_standings()
-    return warning
 
 
-@transaction.atomic
 def team_disqualify(*, team: Team, by, reason: str) -> Team:
     """R14, R18: disqualify a team (unranked), with the reason."""
     reason = require_reason(reason)
-    team, competition = lock_team(team)
-    ensure_not_final(competition)
-    if team.disqualified:
-        raise Refusal(
-            "already_disqualified", _("%(team)s is already disqualified.") % {"team": team.name}
-        )
-    before = _team_dict(team)
-    team.disqualified, team.disqualified_reason = True, reason
-    team.save(update_fields=["disqualified", "disqualified_reason"])
-    audit_record(
-        competition=competition,
-        user=by,
-        action="team_disqualify",
-        team=team,
-        before=before,
-        after=_team_dict(team),
-        reason=reason,
-    )
-    competition.bump_standings()
-    return team
+    with write(team=team, by=by) as w:
+        team = w.team
+        if team.disqualified:
+            raise Refusal(
+                "already_disqualified", _("%(team)s is already disqualified.") % {"team": team.name}
+            )
+        before = _team_dict(team)
+        team.disqualified, team.disqualified_reason = True, reason
+        team.save(update_fields=["disqualified", "disqualified_reason"])
+        w.audit("team_disqualify", before=before, after=_team_dict(team), reason=reason)
+        return team
 
 
-@transaction.atomic
 def team_reinstate(*, team: Team, by, reason: str = "") -> Team:
     """Undo a disqualification."""
-    team, competition = lock_team(team)
-    ensure_not_final(competition)
-    if not team.disqualified:
-        raise Refusal("not_disqualified", _("%(team)s is not disqualified.") % {"team": team.name})
-    before = _team_dict(team)
-    team.disqualified, team.disqualified_reason = False, ""
-    team.save(update_fields=["disqualified", "disqualified_reason"])
-    audit_record(
-        competition=competition,
-        user=by,
-        action="team_reinstate",
-        team=team,
-        before=before,
-        after=_team_dict(team),
-        reason=(reason or "").strip(),
-    )
-    competition.bump_standings()
-    return team
+    with write(team=team, by=by) as w:
+        team = w.team
+        if not team.disqualified:
+            raise Refusal(
+                "not_disqualified", _("%(team)s is not disqualified.") % {"team": team.name}
+            )
+        before = _team_dict(team)
+        team.disqualified, team.disqualified_reason = False, ""
+        team.save(update_fields=["disqualified", "disqualified_reason"])
+        after = _team_dict(team)
+        w.audit("team_reinstate", before=before, after=after, reason=(reason or "").strip())
+        return team

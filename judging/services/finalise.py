@@ -5,20 +5,17 @@ results to make final); while the clock runs, with `clock_running`.
 """
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from competition.audit import audit_record
-from competition.errors import ensure_not_final
-from competition.locking import lock_competition
+from competition.audit import user_or_none
 from competition.models import Competition
+from competition.writes import write
 from judging import selectors
 
 __all__ = ["competition_finalise"]
 
 
-@transaction.atomic
 def competition_finalise(
     *, competition: Competition, by, override_taps_waiting: bool = False, reason: str = ""
 ) -> Competition:
@@ -30,35 +27,28 @@ def competition_finalise(
     finalises anyway, audited), an open objection, a competing team with an unfinished
     puzzle and no count (`counts_missing`), a count waiting for a second count.
     """
-    competition = lock_competition(competition.pk)
-    ensure_not_final(competition)
-    now = timezone.now()
-    blockers = selectors.finalise_blockers(competition, now)
-    reason = (reason or "").strip()
-    waiting: list = []
-    for blocker in blockers:
-        if blocker.code != "taps_waiting" or not override_taps_waiting:
-            raise blocker.refusal()
-        if not reason:
-            raise ValidationError(
-                {"reason": _("Give the reason for finalising while taps are waiting on a tablet.")}
-            )
-        waiting = blocker.tablets
-    before = {"finalised_at": None}
-    competition.finalised_at = now
-    competition.finalised_by = by if getattr(by, "is_authenticated", False) else None
-    competition.save(update_fields=["finalised_at", "finalised_by"])
-    after = {"finalised_at": competition.finalised_at}
-    if waiting:
-        after["taps_waiting_overridden"] = [selectors.tablet_dict(t) for t in waiting]
-    audit_record(
-        competition=competition,
-        user=by,
-        action="competition_finalise",
-        before=before,
-        after=after,
-        reason=reason if waiting else "",
-    )
-    competition.bump_standings()
+    with write(competition=competition.pk, by=by) as w:
+        competition = w.competition
+        now = timezone.now()
+        blockers = selectors.finalise_blockers(competition, now)
+        reason = (reason or "").strip()
+        waiting: list = []
+        for blocker in blockers:
+            if blocker.code != "taps_waiting" or not override_taps_waiting:
+                raise blocker.refusal()
+            if not reason:
+                why = _("Give the reason for finalising while taps are waiting on a tablet.")
+                raise ValidationError({"reason": why})
+            waiting = blocker.tablets
+        before = {"finalised_at": None}
+        competition.finalised_at = now
+        competition.finalised_by = user_or_none(by)
+        competition.save(update_fields=["finalised_at", "finalised_by"])
+        after = {"finalised_at": competition.finalised_at}
+        if waiting:
+            after["taps_waiting_overridden"] = [selectors.tablet_dict(t) for t in waiting]
+        w.audit(
+            "competition_finalise", before=before, after=after, reason=reason if waiting else ""
+        )
     competition.refresh_from_db()
     return competition

@@ -14,14 +14,14 @@ from uuid import UUID
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from competition.audit import audit_record, user_or_none
-from competition.errors import Refusal, Vanished, ensure_not_final
-from competition.locking import lock_team
+from competition.audit import user_or_none
+from competition.errors import Refusal, Vanished
 from competition.models import Competition, Puzzle, Team
+from competition.writes import write
 from judging.models import Count, Finish, RequestId
 from judging.services import requests as request_ids
 from judging.services._shared import (
@@ -174,7 +174,6 @@ def plausibility(team: Team, position: int, elapsed_seconds: int) -> dict | None
 # --- finishes --------------------------------------------------------------------------
 
 
-@transaction.atomic
 def finish_register(
     *,
     team: Team,
@@ -204,88 +203,82 @@ def finish_register(
         team=team.pk, position=position, missing=list(missing), elapsed_seconds=elapsed_seconds
     )
     answer = answer or _finish_dict
-    team, competition, stored = request_ids.lock_and_recall(
-        Finish, team, request_id=request_id, fingerprint=fingerprint, answer=answer
+    recall = request_ids.recaller(
+        Finish, request_id=request_id, fingerprint=fingerprint, answer=answer
     )
-    if stored is not None:
-        return stored
-    ensure_not_final(competition)
-    ensure_competing(team)
-    if competition.started_at is None:
-        raise Refusal("clock_not_started", _("The clock has not been started yet."))
-    finishes = list(
-        Finish.objects.filter(team=team)
-        .select_related("puzzle", "registered_by", "team")
-        .order_by("puzzle__position")
-    )
-    try:
-        rules.check_next_position(len(finishes), position)
-    except rules.RuleViolation as exc:
-        if exc.code == "already_finished":
-            done = next(f for f in finishes if f.puzzle.position == position)
-            raise _already_finished(done) from None
-        raise Refusal(
-            "out_of_order",
-            _("%(team)s is on puzzle %(next)s; the puzzles are done in order (R7).")
-            % {"team": team.name, "next": len(finishes) + 1},
-        ) from None
-    if elapsed_seconds is None:
-        if competition.has_ended():
+    with write(team=team, by=by, recall=recall) as w:
+        if w.stored is not None:
+            return w.stored
+        team, competition = w.team, w.competition
+        ensure_competing(team)
+        if competition.started_at is None:
+            raise Refusal("clock_not_started", _("The clock has not been started yet."))
+        finishes = list(
+            Finish.objects.filter(team=team)
+            .select_related("puzzle", "registered_by", "team")
+            .order_by("puzzle__position")
+        )
+        try:
+            rules.check_next_position(len(finishes), position)
+        except rules.RuleViolation as exc:
+            if exc.code == "already_finished":
+                done = next(f for f in finishes if f.puzzle.position == position)
+                raise _already_finished(done) from None
             raise Refusal(
-                "after_end",
-                _("Time is up; give the time the puzzle was finished, if it was before the end."),
+                "out_of_order",
+                _("%(team)s is on puzzle %(next)s; the puzzles are done in order (R7).")
+                % {"team": team.name, "next": len(finishes) + 1},
+            ) from None
+        if elapsed_seconds is None:
+            if competition.has_ended():
+                message = _(
+                    "Time is up; give the time the puzzle was finished, if it was before the end."
+                )
+                raise Refusal("after_end", message)
+            elapsed_seconds = competition.elapsed_seconds()
+        else:
+            elapsed_seconds = _check_time(competition, elapsed_seconds, arrived)
+        previous = finishes[-1].elapsed_seconds if finishes else 0
+        try:
+            rules.check_finish_time(elapsed_seconds, after=previous)
+        except rules.RuleViolation:
+            raise Refusal(
+                "time_order",
+                _("%(time)s is earlier than the team's previous finish at %(previous)s.")
+                % {"time": _hms(elapsed_seconds), "previous": _hms(previous)},
+            ) from None
+        if check_plausible:
+            warning = plausibility(team, position, elapsed_seconds)
+            if warning is not None:
+                raise Refusal("implausible", warning.pop("message"), plausibility=warning)
+        try:
+            finish = request_ids.create_once(
+                Finish,
+                request_id=request_id,
+                fingerprint=fingerprint,
+                team=team,
+                by=by,
+                answer=answer,
+                puzzle=puzzle,
+                elapsed_seconds=elapsed_seconds,
+                missing=spots,
+                registered_by=user_or_none(by),
             )
-        elapsed_seconds = competition.elapsed_seconds()
-    else:
-        elapsed_seconds = _check_time(competition, elapsed_seconds, arrived)
-    previous = finishes[-1].elapsed_seconds if finishes else 0
-    try:
-        rules.check_finish_time(elapsed_seconds, after=previous)
-    except rules.RuleViolation:
-        raise Refusal(
-            "time_order",
-            _("%(time)s is earlier than the team's previous finish at %(previous)s.")
-            % {"time": _hms(elapsed_seconds), "previous": _hms(previous)},
-        ) from None
-    if check_plausible:
-        warning = plausibility(team, position, elapsed_seconds)
-        if warning is not None:
-            raise Refusal("implausible", warning.pop("message"), plausibility=warning)
-    try:
-        finish = request_ids.create_once(
-            Finish,
-            request_id=request_id,
-            fingerprint=fingerprint,
-            team=team,
-            by=by,
-            answer=answer,
-            puzzle=puzzle,
-            elapsed_seconds=elapsed_seconds,
-            missing=spots,
-            registered_by=user_or_none(by),
-        )
-    except IntegrityError:
-        # Another transaction saved the same finish meanwhile.
-        other = Finish.objects.select_related("puzzle", "registered_by", "team").filter(
-            team=team, puzzle=puzzle
-        )
-        if other.exists():
-            raise _already_finished(other.get()) from None
-        raise
-    if finish.replayed:
+        except IntegrityError:
+            # Another transaction saved the same finish meanwhile.
+            other = Finish.objects.select_related("puzzle", "registered_by", "team").filter(
+                team=team, puzzle=puzzle
+            )
+            if other.exists():
+                raise _already_finished(other.get()) from None
+            raise
+        if finish.replayed:
+            return finish
+        count = Count.objects.filter(team=team, puzzle=puzzle).exists()
+        if count:
+            void_count(w, _("The counted puzzle was registered as finished."))
+        w.audit("finish_register", after=_finish_dict(finish))
         return finish
-    count = Count.objects.filter(team=team, puzzle=puzzle).exists()
-    if count:
-        void_count(team, by, _("The counted puzzle was registered as finished."))
-    audit_record(
-        competition=competition,
-        user=by,
-        action="finish_register",
-        team=team,
-        after=_finish_dict(finish),
-    )
-    competition.bump_standings()
-    return finish
 
 
 def _relocked(finish: Finish) -> Finish:
@@ -299,7 +292,6 @@ def _relocked(finish: Finish) -> Finish:
     return fresh
 
 
-@transaction.atomic
 def finish_correct(
     *,
     finish: Finish,
@@ -312,70 +304,56 @@ def finish_correct(
     """Correct a finish's time or missing spots (R5, R8), with a reason; audited."""
     reason = require_reason(reason)
     spots = None if missing is None else check_missing(missing, finish.puzzle)
-    team, competition = lock_team(finish.team)
-    ensure_not_final(competition)
-    finish = _relocked(finish)
-    before = _finish_dict(finish)
-    # A resolved objection about the finish binds: the head judge's change names it.
-    if objection is None:
-        objection = ensure_may_change(by=by, reason=reason, finish=finish)
-    if elapsed_seconds is not None and elapsed_seconds != finish.elapsed_seconds:
-        elapsed_seconds = _check_time(competition, elapsed_seconds)
-        neighbours = Finish.objects.filter(team=team).exclude(pk=finish.pk)
-        earlier = neighbours.filter(puzzle__position__lt=finish.puzzle.position)
-        later = neighbours.filter(puzzle__position__gt=finish.puzzle.position)
-        floor = max(earlier.values_list("elapsed_seconds", flat=True), default=0)
-        ceiling = min(later.values_list("elapsed_seconds", flat=True), default=None)
-        try:
-            rules.check_finish_time(elapsed_seconds, after=floor, before=ceiling)
-        except rules.RuleViolation:
-            raise Refusal(
-                "time_order",
-                _("%(time)s does not lie between the team's finishes before and after it.")
-                % {"time": _hms(elapsed_seconds)},
-            ) from None
-        finish.elapsed_seconds = elapsed_seconds
-    if spots is not None:
-        finish.missing = spots
-    finish.save(update_fields=["elapsed_seconds", "missing"])
-    audit_record(
-        competition=competition,
-        user=by,
-        action="finish_correct",
-        team=team,
-        before=before,
-        after=_finish_dict(finish),
-        reason=reason,
-        objection=objection,
-    )
-    competition.bump_standings()
-    return finish
+    with write(team=finish.team, by=by) as w:
+        team, competition = w.team, w.competition
+        finish = _relocked(finish)
+        before = _finish_dict(finish)
+        # A resolved objection about the finish binds: the head judge's change names it.
+        if objection is None:
+            objection = ensure_may_change(by=by, reason=reason, finish=finish)
+        if elapsed_seconds is not None and elapsed_seconds != finish.elapsed_seconds:
+            elapsed_seconds = _check_time(competition, elapsed_seconds)
+            neighbours = Finish.objects.filter(team=team).exclude(pk=finish.pk)
+            earlier = neighbours.filter(puzzle__position__lt=finish.puzzle.position)
+            later = neighbours.filter(puzzle__position__gt=finish.puzzle.position)
+            floor = max(earlier.values_list("elapsed_seconds", flat=True), default=0)
+            ceiling = min(later.values_list("elapsed_seconds", flat=True), default=None)
+            try:
+                rules.check_finish_time(elapsed_seconds, after=floor, before=ceiling)
+            except rules.RuleViolation:
+                raise Refusal(
+                    "time_order",
+                    _("%(time)s does not lie between the team's finishes before and after it.")
+                    % {"time": _hms(elapsed_seconds)},
+                ) from None
+            finish.elapsed_seconds = elapsed_seconds
+        if spots is not None:
+            finish.missing = spots
+        finish.save(update_fields=["elapsed_seconds", "missing"])
+        w.audit(
+            "finish_correct",
+            before=before,
+            after=_finish_dict(finish),
+            reason=reason,
+            objection=objection,
+        )
+        return finish
 
 
-@transaction.atomic
 def finish_delete(*, finish: Finish, by, reason: str = "") -> None:
     """Undo a finish: only the team's latest (a count of the next puzzle goes with it)."""
-    team, competition = lock_team(finish.team)
-    ensure_not_final(competition)
-    finish = _relocked(finish)
-    if Finish.objects.filter(team=team, puzzle__position__gt=finish.puzzle.position).exists():
-        raise Refusal(
-            "not_latest",
-            _("Only the team's latest finish can be deleted; puzzle %(position)s is not.")
-            % {"position": finish.puzzle.position},
-        )
-    decided = ensure_may_change(by=by, reason=reason, finish=finish)
-    before = _finish_dict(finish)
-    void_count(team, by, _("The finish before the counted puzzle was deleted."))
-    finish.delete()
-    request_ids.record_gone(finish, RequestId.Outcome.DELETED)
-    audit_record(
-        competition=competition,
-        user=by,
-        action="finish_delete",
-        team=team,
-        before=before,
-        reason=(reason or "").strip(),
-        objection=decided,
-    )
-    competition.bump_standings()
+    with write(team=finish.team, by=by) as w:
+        team = w.team
+        finish = _relocked(finish)
+        if Finish.objects.filter(team=team, puzzle__position__gt=finish.puzzle.position).exists():
+            raise Refusal(
+                "not_latest",
+                _("Only the team's latest finish can be deleted; puzzle %(position)s is not.")
+                % {"position": finish.puzzle.position},
+            )
+        decided = ensure_may_change(by=by, reason=reason, finish=finish)
+        before = _finish_dict(finish)
+        void_count(w, _("The finish before the counted puzzle was deleted."))
+        finish.delete()
+        request_ids.record_gone(finish, RequestId.Outcome.DELETED)
+        w.audit("finish_delete", before=before, reason=(reason or "").strip(), objection=decided)

@@ -9,14 +9,12 @@ the audit entry names the objection. Finalise waits for every open objection
 from collections.abc import Sequence
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from competition.audit import audit_record
-from competition.errors import Refusal, Vanished, ensure_not_final
-from competition.locking import lock_team
+from competition.errors import Refusal, Vanished
 from competition.models import Team
+from competition.writes import write
 from judging.models import Count, Finish, Objection
 from judging.services.counts import check_count_form, count_correct
 from judging.services.finishes import check_missing, finish_correct
@@ -37,7 +35,6 @@ def _objection_dict(objection: Objection) -> dict:
     }
 
 
-@transaction.atomic
 def objection_file(
     *, team: Team, by, text: str, finish: Finish | None = None, count: Count | None = None
 ) -> Objection:
@@ -59,41 +56,35 @@ def objection_file(
         )
     if errors:
         raise ValidationError(errors)
-    team, competition = lock_team(team)
-    if competition.is_final:
-        raise Refusal(
-            "final",
-            _(
-                "The results are final: objections must be made at the desk before the "
-                "prize-giving (R20)."
-            ),
-        )
-    # A double tap at the desk, a second tab or a resend after a lost answer files the same
-    # open objection again: it is that one, not a second that finalise would wait for.
-    same = Objection.objects.filter(
-        team=team, finish=finish, count=count, text=text, decision=Objection.Decision.OPEN
-    ).first()
-    if same is not None:
-        same.replayed = True
-        return same
-    objection = Objection(team=team, finish=finish, count=count, text=text, filed_by=by)
-    objection.full_clean()
-    objection.save()
-    objection.replayed = False
-    audit_record(
-        competition=competition,
-        user=by,
-        action="objection_file",
-        team=team,
-        after=_objection_dict(objection),
-        objection=objection,
-    )
-    # The standings mark the team "under review" while the objection is open.
-    competition.bump_standings()
-    return objection
+    # `final` with R20's own sentence: objections are made before the prize-giving.
+    with write(team=team, by=by, check_final=False) as w:
+        team, competition = w.team, w.competition
+        if competition.is_final:
+            raise Refusal(
+                "final",
+                _(
+                    "The results are final: objections must be made at the desk before the "
+                    "prize-giving (R20)."
+                ),
+            )
+        # A double tap at the desk, a second tab or a resend after a lost answer files the same
+        # open objection again: it is that one, not a second that finalise would wait for.
+        same = Objection.objects.filter(
+            team=team, finish=finish, count=count, text=text, decision=Objection.Decision.OPEN
+        ).first()
+        if same is not None:
+            same.replayed = True
+            return same
+        objection = Objection(team=team, finish=finish, count=count, text=text, filed_by=by)
+        objection.full_clean()
+        objection.save()
+        objection.replayed = False
+        # The standings mark the team "under review" while the objection is open: the
+        # write bumps the standings version.
+        w.audit("objection_file", after=_objection_dict(objection), objection=objection)
+        return objection
 
 
-@transaction.atomic
 def objection_resolve(
     *,
     objection: Objection,
@@ -117,78 +108,76 @@ def objection_resolve(
     finish = Finish.objects.select_related("puzzle").filter(pk=about_finish).first()
     if missing is not None and finish is not None:
         check_missing(missing, finish.puzzle)
-    _team, competition = lock_team(objection.team)
-    ensure_not_final(competition)
-    objection = Objection.objects.select_for_update().filter(pk=objection.pk).first()
-    if objection is None:
-        raise Vanished(_("This objection no longer exists."))
-    if not objection.is_open:
-        raise Refusal(
-            "already_resolved",
-            _("This objection was already %(decision)s by %(user)s.")
-            % {
-                "decision": objection.get_decision_display().lower(),
-                "user": objection.resolved_by.get_username() if objection.resolved_by else "?",
-            },
-        )
-    note = (note or "").strip()
-    corrects_finish = elapsed_seconds is not None or missing is not None
-    corrects_count = pieces is not None
-    # What it corrects was deleted since the page was read (an undo, a void): 404.
-    if (corrects_finish and about_finish and objection.finish_id is None) or (
-        corrects_count and about_count and objection.count_id is None
-    ):
-        raise Vanished(
-            _("What this objection is about has since been deleted; nothing was changed.")
-        )
-    errors = {}
-    if decision not in (Objection.Decision.UPHELD, Objection.Decision.REJECTED):
-        errors["decision"] = _("Choose upheld or rejected.")
-    if not note:
-        errors["note"] = _("Write the reason for the decision: it is kept with the objection.")
-    if decision == Objection.Decision.REJECTED and (corrects_finish or corrects_count):
-        errors["decision"] = _("A rejected objection changes nothing: leave the correction out.")
-    if corrects_finish and objection.finish_id is None:
-        errors["elapsed_seconds"] = _(
-            "This objection is not about a finish, so there is no time or missing pieces to "
-            "correct."
-        )
-    if corrects_count and objection.count_id is None:
-        errors["pieces"] = _(
-            "This objection is not about a count, so there is no count to correct."
-        )
-    if errors:
-        raise ValidationError(errors)
+    with write(team=objection.team, by=by) as w:
+        objection = Objection.objects.select_for_update().filter(pk=objection.pk).first()
+        if objection is None:
+            raise Vanished(_("This objection no longer exists."))
+        if not objection.is_open:
+            raise Refusal(
+                "already_resolved",
+                _("This objection was already %(decision)s by %(user)s.")
+                % {
+                    "decision": objection.get_decision_display().lower(),
+                    "user": objection.resolved_by.get_username() if objection.resolved_by else "?",
+                },
+            )
+        note = (note or "").strip()
+        corrects_finish = elapsed_seconds is not None or missing is not None
+        corrects_count = pieces is not None
+        # What it corrects was deleted since the page was read (an undo, a void): 404.
+        if (corrects_finish and about_finish and objection.finish_id is None) or (
+            corrects_count and about_count and objection.count_id is None
+        ):
+            raise Vanished(
+                _("What this objection is about has since been deleted; nothing was changed.")
+            )
+        errors = {}
+        if decision not in (Objection.Decision.UPHELD, Objection.Decision.REJECTED):
+            errors["decision"] = _("Choose upheld or rejected.")
+        if not note:
+            errors["note"] = _("Write the reason for the decision: it is kept with the objection.")
+        if decision == Objection.Decision.REJECTED and (corrects_finish or corrects_count):
+            errors["decision"] = _(
+                "A rejected objection changes nothing: leave the correction out."
+            )
+        if corrects_finish and objection.finish_id is None:
+            errors["elapsed_seconds"] = _(
+                "This objection is not about a finish, so there is no time or missing pieces to "
+                "correct."
+            )
+        if corrects_count and objection.count_id is None:
+            errors["pieces"] = _(
+                "This objection is not about a count, so there is no count to correct."
+            )
+        if errors:
+            raise ValidationError(errors)
 
-    before = _objection_dict(objection)
-    if decision == Objection.Decision.UPHELD:
-        if corrects_finish:
-            finish_correct(
-                finish=objection.finish,
-                by=by,
-                reason=note,
-                elapsed_seconds=elapsed_seconds,
-                missing=missing,
-                objection=objection,
-            )
-        if corrects_count:
-            count_correct(
-                count=objection.count, by=by, reason=note, pieces=pieces, objection=objection
-            )
-    objection.decision = decision
-    objection.note = note
-    objection.resolved_by = by
-    objection.resolved_at = timezone.now()
-    objection.save(update_fields=["decision", "note", "resolved_by", "resolved_at"])
-    audit_record(
-        competition=competition,
-        user=by,
-        action="objection_resolve",
-        team=objection.team,
-        before=before,
-        after=_objection_dict(objection),
-        reason=note,
-        objection=objection,
-    )
-    competition.bump_standings()
-    return objection
+        before = _objection_dict(objection)
+        if decision == Objection.Decision.UPHELD:
+            if corrects_finish:
+                finish_correct(
+                    finish=objection.finish,
+                    by=by,
+                    reason=note,
+                    elapsed_seconds=elapsed_seconds,
+                    missing=missing,
+                    objection=objection,
+                )
+            if corrects_count:
+                count_correct(
+                    count=objection.count, by=by, reason=note, pieces=pieces, objection=objection
+                )
+        objection.decision = decision
+        objection.note = note
+        objection.resolved_by = by
+        objection.resolved_at = timezone.now()
+        objection.save(update_fields=["decision", "note", "resolved_by", "resolved_at"])
+        w.audit(
+            "objection_resolve",
+            team=objection.team,
+            before=before,
+            after=_objection_dict(objection),
+            reason=note,
+            objection=objection,
+        )
+        return objection

@@ -9,7 +9,8 @@ row outlives the record:
 - once the record was deleted, voided by a later finish or cancelled, the same id answers
   409 `undone` and nothing is written again (issue 11, defect 3).
 
-Locks: the services look a request id up after `lock_team` (team, then competition).
+Locks: the services look a request id up under the write's locks (team, then
+competition: `write(recall=recaller(...))`, competition/writes.py).
 
 The bottom floor of `judging.services`: it imports models and the ground floor only, never
 another service (pyproject's import-linter contract). The tablet's undo of a tap,
@@ -27,7 +28,6 @@ from django.utils.translation import gettext as _
 
 from competition.audit import user_or_none
 from competition.errors import Refusal
-from competition.locking import lock_team
 from competition.models import Team
 from judging.models import Count, Finish, RequestId, Warning
 
@@ -35,8 +35,8 @@ __all__ = [
     "IdempotencyConflict",
     "create_once",
     "fingerprint",
-    "lock_and_recall",
     "recall",
+    "recaller",
     "record_gone",
     "remember",
 ]
@@ -109,18 +109,19 @@ def recall(model, *, request_id: UUID | None, fingerprint: str, competition, ans
     return record
 
 
-def lock_and_recall(model, team: Team, *, request_id, fingerprint: str, answer: Callable):
-    """Lock the team (then its competition) and look the request id up: (team, competition,
-    the stored record or None). The head of every idempotent write."""
-    team, competition = lock_team(team)
-    stored = recall(
-        model,
-        request_id=request_id,
-        fingerprint=fingerprint,
-        competition=competition,
-        answer=answer,
-    )
-    return team, competition, stored
+def recaller(model, *, request_id: UUID | None, fingerprint: str, answer: Callable):
+    """For `write(recall=...)`: under the locks, the record this id created (`recall`)."""
+
+    def look_up(competition):
+        return recall(
+            model,
+            request_id=request_id,
+            fingerprint=fingerprint,
+            competition=competition,
+            answer=answer,
+        )
+
+    return look_up
 
 
 def remember(

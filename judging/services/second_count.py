@@ -16,11 +16,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from competition.audit import audit_record
-from competition.errors import Refusal, ensure_not_final
-from competition.locking import lock_team
-from competition.models import Competition, Team
+from competition.errors import Refusal
+from competition.models import Competition
 from competition.roles import ADMIN, has_role
+from competition.writes import Write, write
 from judging.models import Count, RequestId
 from judging.services import requests as request_ids
 from judging.services.counts import check_count_form, confirmation_state, placed_pieces
@@ -63,72 +62,70 @@ def _replay(row: RequestId, fingerprint: str, competition: Competition) -> Count
     return count
 
 
-@transaction.atomic
 def _confirm(*, count: Count, by, pieces, unplaced, loose, request_id, fingerprint):
-    """One transaction; returns (count, refusal or None): a difference is written, then told."""
-    team, competition = lock_team(count.team)
-    row = RequestId.objects.filter(request_id=request_id).first() if request_id else None
-    if row is not None:
-        return _replay(row, fingerprint, competition), None
-    ensure_not_final(competition)
-    count = (
-        Count.objects.select_related("puzzle", "registered_by", "confirmed_by")
-        .filter(pk=count.pk)
-        .first()
-    )
-    if count is None:
-        raise Refusal("undone", _("This count has since been deleted."), outcome=Outcome.DELETED)
-    if count.confirmed_at is not None:
-        raise Refusal(
-            "already_confirmed",
-            _("%(team)s's count is already confirmed.") % {"team": team.name},
+    """One write; returns (count, refusal or None): a difference is written, then told."""
+
+    def replayed(competition: Competition):
+        row = RequestId.objects.filter(request_id=request_id).first() if request_id else None
+        return None if row is None else (_replay(row, fingerprint, competition), None)
+
+    with write(team=count.team, by=by, recall=replayed) as w:
+        if w.stored is not None:
+            return w.stored
+        team, competition = w.team, w.competition
+        count = (
+            Count.objects.select_related("puzzle", "registered_by", "confirmed_by")
+            .filter(pk=count.pk)
+            .first()
         )
-    is_admin = has_role(by, ADMIN)
-    if not is_admin and count.registered_by_id is not None and count.registered_by_id == by.pk:
-        raise Refusal(
-            "own_count",
-            _("Another judge must count %(team)s a second time, not the one who counted.")
-            % {"team": team.name},
-        )
-    second, _unplaced, _loose = placed_pieces(count.puzzle, pieces, unplaced, loose)
-    before = {"pieces": count.pieces, **confirmation_state(count)}
-    refusal = None
-    try:
-        rules.check_second_count(count.pieces, second)
-        count.confirmed_by, count.confirmed_at = by, timezone.now()
-        count.second_pieces = None
-        action, answer = "count_confirm", None
-    except rules.RuleViolation:
-        count.second_pieces = second
-        refusal = _differs(count.pieces, second)
-        action, answer = "count_differs", refusal.as_dict()
-    count.save(update_fields=["confirmed_by", "confirmed_at", "second_pieces"])
-    if request_id is not None:
+        if count is None:
+            raise Refusal(
+                "undone", _("This count has since been deleted."), outcome=Outcome.DELETED
+            )
+        if count.confirmed_at is not None:
+            raise Refusal(
+                "already_confirmed",
+                _("%(team)s's count is already confirmed.") % {"team": team.name},
+            )
+        is_admin = has_role(by, ADMIN)
+        if not is_admin and count.registered_by_id is not None and count.registered_by_id == by.pk:
+            raise Refusal(
+                "own_count",
+                _("Another judge must count %(team)s a second time, not the one who counted.")
+                % {"team": team.name},
+            )
+        second, _unplaced, _loose = placed_pieces(count.puzzle, pieces, unplaced, loose)
+        before = {"pieces": count.pieces, **confirmation_state(count)}
+        refusal = None
         try:
-            with transaction.atomic():
-                request_ids.remember(
-                    request_id,
-                    competition_id=competition.pk,
-                    team=team,
-                    kind=RequestId.Kind.CONFIRM,
-                    fingerprint=fingerprint,
-                    answer=answer,
-                    record_id=count.pk,
-                    by=by,
-                )
-        except IntegrityError:  # the id is another competition's
-            raise request_ids.IdempotencyConflict() from None
-    audit_record(
-        competition=competition,
-        user=by,
-        action=action,
-        team=team,
-        before=before,
-        after={"pieces": count.pieces, "second": second, **confirmation_state(count)},
-    )
-    competition.bump_standings()
-    count.replayed = False
-    return count, refusal
+            rules.check_second_count(count.pieces, second)
+            count.confirmed_by, count.confirmed_at = by, timezone.now()
+            count.second_pieces = None
+            action, answer = "count_confirm", None
+        except rules.RuleViolation:
+            count.second_pieces = second
+            refusal = _differs(count.pieces, second)
+            action, answer = "count_differs", refusal.as_dict()
+        count.save(update_fields=["confirmed_by", "confirmed_at", "second_pieces"])
+        if request_id is not None:
+            try:
+                with transaction.atomic():
+                    request_ids.remember(
+                        request_id,
+                        competition_id=competition.pk,
+                        team=team,
+                        kind=RequestId.Kind.CONFIRM,
+                        fingerprint=fingerprint,
+                        answer=answer,
+                        record_id=count.pk,
+                        by=by,
+                    )
+            except IntegrityError:  # the id is another competition's
+                raise request_ids.IdempotencyConflict() from None
+        after = {"pieces": count.pieces, "second": second, **confirmation_state(count)}
+        w.audit(action, before=before, after=after)
+        count.replayed = False
+        return count, refusal
 
 
 def count_confirm(
@@ -162,9 +159,10 @@ def count_confirm(
     return count
 
 
-def confirm_cancel(row: RequestId, team: Team, competition: Competition, by) -> None:
-    """The tablet's undo of a confirm (under `request_cancel`'s locks): the confirmation it
-    made is taken back, audited; a difference it reported stays for the head judge."""
+def confirm_cancel(w: Write, row: RequestId) -> None:
+    """The tablet's undo of a confirm (inside `request_cancel`'s write, under its locks):
+    the confirmation it made is taken back, audited; a difference it reported stays for the
+    head judge."""
     count = Count.objects.filter(pk=row.record_id).first()
     if count is None or row.answer or count.confirmed_at is None:
         return
@@ -173,13 +171,9 @@ def confirm_cancel(row: RequestId, team: Team, competition: Competition, by) -> 
     before = confirmation_state(count)
     count.confirmed_by = count.confirmed_at = None
     count.save(update_fields=["confirmed_by", "confirmed_at"])
-    audit_record(
-        competition=competition,
-        user=by,
-        action="count_unconfirm",
-        team=team,
+    w.audit(
+        "count_unconfirm",
         before=before,
         after=confirmation_state(count),
         reason=_("Undone on the tablet."),
     )
-    competition.bump_standings()

@@ -3,7 +3,8 @@
 It opens the transaction, takes the locks in the one lock order (the team's row, then its
 competition's: `competition/locking.py`), refuses with `final` before anything else, and
 on a successful exit bumps the standings version once if the write recorded an audit
-entry (`w.audit(...)`), so a change never leaves the board stale. A refusal (or any error)
+entry (`w.audit(...)`; not for one marked `standings=False`), so a change never leaves the
+board stale. A refusal (or any error)
 inside rolls everything back and bumps nothing; a `return` of a replayed answer inside
 writes nothing and bumps nothing.
 
@@ -36,10 +37,14 @@ class Write:
     by: Any = None
     stored: Any = None  # the record a request id created before (`recall`), or None
     entries: list[AuditEntry] = field(default_factory=list)
+    changed_standings: bool = False
 
-    def audit(self, action: str, *, team: Team | None = None, **entry) -> AuditEntry:
+    def audit(
+        self, action: str, *, team: Team | None = None, standings: bool = True, **entry
+    ) -> AuditEntry:
         """Record an audit entry (the team's by default): the standings version is bumped
-        when the write ends."""
+        when the write ends, unless no entry changed what the standings show
+        (`standings=False`: a fee paid, a check-in, a login)."""
         recorded = audit_record(
             competition=self.competition,
             user=entry.pop("user", self.by),
@@ -48,6 +53,7 @@ class Write:
             **entry,
         )
         self.entries.append(recorded)
+        self.changed_standings = self.changed_standings or standings
         return recorded
 
 
@@ -75,5 +81,5 @@ def write(
         if w.stored is None and check_final:
             ensure_not_final(locked)
         yield w
-        if w.entries:
+        if w.changed_standings:
             locked.bump_standings()

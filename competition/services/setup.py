@@ -8,11 +8,11 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from competition.audit import audit_record
-from competition.errors import Refusal, Vanished, ensure_not_final
+from competition.errors import Refusal, Vanished
 from competition.inputs import SMALLINT_MAX
-from competition.locking import lock_competition
 from competition.models import Competition, Puzzle
 from competition.slugs import slug_valid
+from competition.writes import Write, write
 from scoring import rules
 
 __all__ = [
@@ -113,161 +113,131 @@ def competition_create(
     return competition
 
 
-@transaction.atomic
 def competition_update(*, competition: Competition, by, **fields) -> Competition:
     """Edit the competition; once the clock has started only its name and venue."""
     unknown = set(fields) - set(COMPETITION_FIELDS)
     if unknown:
         raise TypeError(f"unknown fields: {', '.join(sorted(unknown))}")
-    competition = lock_competition(competition)
-    ensure_not_final(competition)
-    changed = {f: v for f, v in fields.items() if getattr(competition, f) != v}
-    if competition.started_at is not None and set(changed) - FIELDS_AFTER_START:
-        raise Refusal(
-            "already_started",
-            _("The clock has started; only the name and the venue can be changed now."),
-        )
-    if not changed:
+    with write(competition=competition, by=by) as w:
+        competition = w.competition
+        changed = {f: v for f, v in fields.items() if getattr(competition, f) != v}
+        if competition.started_at is not None and set(changed) - FIELDS_AFTER_START:
+            raise Refusal(
+                "already_started",
+                _("The clock has started; only the name and the venue can be changed now."),
+            )
+        if not changed:
+            return competition
+        if "slug" in changed:
+            _validate_slug(changed["slug"])
+        before = _competition_snapshot(competition)
+        for f, v in changed.items():
+            setattr(competition, f, v)
+        competition.full_clean()
+        competition.save(update_fields=list(changed))
+        w.audit("competition_update", before=before, after=_competition_snapshot(competition))
         return competition
-    if "slug" in changed:
-        _validate_slug(changed["slug"])
-    before = _competition_snapshot(competition)
-    for f, v in changed.items():
-        setattr(competition, f, v)
-    competition.full_clean()
-    competition.save(update_fields=list(changed))
-    audit_record(
-        competition=competition,
-        user=by,
-        action="competition_update",
-        before=before,
-        after=_competition_snapshot(competition),
-    )
-    competition.bump_standings()
-    return competition
 
 
 # --- the puzzle sequence (R7) ----------------------------------------------------------------
-def _sequence_changed(competition: Competition, by, action: str, before: list[dict]) -> None:
+def _sequence_changed(w: Write, action: str, before: list[dict]) -> None:
     """The puzzle sequence before and after, in the audit log; the standings follow."""
-    audit_record(
-        competition=competition,
-        user=by,
-        action=action,
-        before={"puzzles": before},
-        after={"puzzles": _puzzles_snapshot(competition)},
-    )
-    competition.bump_standings()
+    after = {"puzzles": _puzzles_snapshot(w.competition)}
+    w.audit(action, before={"puzzles": before}, after=after)
 
 
-@transaction.atomic
 def puzzle_add(
     *, competition: Competition, by, position: int, pieces: int, title: str = "", brand: str = ""
 ) -> Puzzle:
-    competition = lock_competition(competition)
-    ensure_not_final(competition)
-    _ensure_setup(competition)
-    before = _puzzles_snapshot(competition)
-    if Puzzle.objects.filter(competition=competition, position=position).exists():
-        raise ValidationError({"position": _("There is already a puzzle with this number.")})
-    try:
-        rules.check_new_position([p["position"] for p in before], position)
-    except rules.RuleViolation:
-        raise ValidationError(
-            {
-                "position": _(
-                    "The sequence has %(n)d puzzles: the next one is number %(next)d (R7: no gaps)."
-                )
-                % {"n": len(before), "next": len(before) + 1}
-            }
-        ) from None
-    puzzle = Puzzle(
-        competition=competition, position=position, pieces=pieces, title=title, brand=brand
-    )
-    puzzle.full_clean()
-    puzzle.save()
-    _sequence_changed(competition, by, "puzzle_add", before)
-    return puzzle
+    with write(competition=competition, by=by) as w:
+        competition = w.competition
+        _ensure_setup(competition)
+        before = _puzzles_snapshot(competition)
+        if Puzzle.objects.filter(competition=competition, position=position).exists():
+            raise ValidationError({"position": _("There is already a puzzle with this number.")})
+        try:
+            rules.check_new_position([p["position"] for p in before], position)
+        except rules.RuleViolation:
+            message = _(
+                "The sequence has %(n)d puzzles: the next one is number %(next)d (R7: no gaps)."
+            ) % {"n": len(before), "next": len(before) + 1}
+            raise ValidationError({"position": message}) from None
+        puzzle = Puzzle(
+            competition=competition, position=position, pieces=pieces, title=title, brand=brand
+        )
+        puzzle.full_clean()
+        puzzle.save()
+        _sequence_changed(w, "puzzle_add", before)
+        return puzzle
 
 
-@transaction.atomic
 def puzzle_update(*, puzzle: Puzzle, by, **fields) -> Puzzle:
     unknown = set(fields) - {"position", "title", "brand", "pieces"}
     if unknown:
         raise TypeError(f"unknown fields: {', '.join(sorted(unknown))}")
-    competition = lock_competition(puzzle.competition)
-    ensure_not_final(competition)
-    _ensure_setup(competition)
-    puzzle = Puzzle.objects.filter(pk=puzzle.pk).first()
-    if puzzle is None:
-        raise Vanished(_("This puzzle has since been removed from the sequence."))
-    before = _puzzles_snapshot(competition)
-    if (
-        "position" in fields
-        and fields["position"] != puzzle.position
-        and Puzzle.objects.filter(competition=competition, position=fields["position"]).exists()
-    ):
-        raise ValidationError({"position": _("There is already a puzzle with this number.")})
-    for f, v in fields.items():
-        setattr(puzzle, f, v)
-    puzzle.full_clean()
-    puzzle.save()
-    _sequence_changed(competition, by, "puzzle_update", before)
-    return puzzle
+    with write(competition=puzzle.competition, by=by) as w:
+        competition = w.competition
+        _ensure_setup(competition)
+        puzzle = Puzzle.objects.filter(pk=puzzle.pk).first()
+        if puzzle is None:
+            raise Vanished(_("This puzzle has since been removed from the sequence."))
+        before = _puzzles_snapshot(competition)
+        if (
+            "position" in fields
+            and fields["position"] != puzzle.position
+            and Puzzle.objects.filter(competition=competition, position=fields["position"]).exists()
+        ):
+            raise ValidationError({"position": _("There is already a puzzle with this number.")})
+        for f, v in fields.items():
+            setattr(puzzle, f, v)
+        puzzle.full_clean()
+        puzzle.save()
+        _sequence_changed(w, "puzzle_update", before)
+        return puzzle
 
 
-@transaction.atomic
 def puzzle_delete(*, puzzle: Puzzle, by) -> None:
-    competition = lock_competition(puzzle.competition)
-    ensure_not_final(competition)
-    _ensure_setup(competition)
-    before = _puzzles_snapshot(competition)
-    Puzzle.objects.filter(pk=puzzle.pk).delete()
-    _sequence_changed(competition, by, "puzzle_delete", before)
+    with write(competition=puzzle.competition, by=by) as w:
+        _ensure_setup(w.competition)
+        before = _puzzles_snapshot(w.competition)
+        Puzzle.objects.filter(pk=puzzle.pk).delete()
+        _sequence_changed(w, "puzzle_delete", before)
 
 
-@transaction.atomic
 def puzzle_sequence_set(*, competition: Competition, by, puzzles: Sequence[dict]) -> list[Puzzle]:
     """Replace the whole sequence: `puzzles` in order, each {id?, title, brand, pieces}.
 
     Positions become 1..n in the given order (R7: a fixed sequence without gaps); a
     puzzle with an `id` keeps its row, the others are added, the missing ones removed.
     """
-    competition = lock_competition(competition)
-    ensure_not_final(competition)
-    _ensure_setup(competition)
-    before = _puzzles_snapshot(competition)
-    existing = {p.pk: p for p in Puzzle.objects.filter(competition=competition)}
-    keep = {int(d["id"]) for d in puzzles if d.get("id")}
-    if keep - set(existing):
-        raise ValidationError(_("A puzzle in the list is not of this competition."))
-    Puzzle.objects.filter(competition=competition).exclude(pk__in=keep).delete()
-    # Move the kept rows out of the way first: positions are unique per competition. They
-    # park on free positions after the new sequence's (a smallint on PostgreSQL, so nothing
-    # derived from the id: `10000 + pk` overflowed once ids passed 22,767).
-    taken = {existing[pk].position for pk in keep}
-    parking = (p for p in range(len(puzzles) + 1, SMALLINT_MAX + 1) if p not in taken)
-    for pk, parked in zip(sorted(keep), parking, strict=False):
-        Puzzle.objects.filter(pk=pk).update(position=parked)
-    result = []
-    for position, data in enumerate(puzzles, start=1):
-        puzzle = existing.get(int(data["id"])) if data.get("id") else None
-        puzzle = puzzle or Puzzle(competition=competition)
-        puzzle.position = position
-        puzzle.title = data.get("title", "") or ""
-        puzzle.brand = data.get("brand", "") or ""
-        puzzle.pieces = data["pieces"]
-        puzzle.full_clean(validate_unique=False, validate_constraints=False)
-        puzzle.save()
-        result.append(puzzle)
-    after = _puzzles_snapshot(competition)
-    if after != before:
-        audit_record(
-            competition=competition,
-            user=by,
-            action="puzzle_sequence_set",
-            before={"puzzles": before},
-            after={"puzzles": after},
-        )
-        competition.bump_standings()
-    return result
+    with write(competition=competition, by=by) as w:
+        competition = w.competition
+        _ensure_setup(competition)
+        before = _puzzles_snapshot(competition)
+        existing = {p.pk: p for p in Puzzle.objects.filter(competition=competition)}
+        keep = {int(d["id"]) for d in puzzles if d.get("id")}
+        if keep - set(existing):
+            raise ValidationError(_("A puzzle in the list is not of this competition."))
+        Puzzle.objects.filter(competition=competition).exclude(pk__in=keep).delete()
+        # Move the kept rows out of the way first: positions are unique per competition. They
+        # park on free positions after the new sequence's (a smallint on PostgreSQL, so nothing
+        # derived from the id: `10000 + pk` overflowed once ids passed 22,767).
+        taken = {existing[pk].position for pk in keep}
+        parking = (p for p in range(len(puzzles) + 1, SMALLINT_MAX + 1) if p not in taken)
+        for pk, parked in zip(sorted(keep), parking, strict=False):
+            Puzzle.objects.filter(pk=pk).update(position=parked)
+        result = []
+        for position, data in enumerate(puzzles, start=1):
+            puzzle = existing.get(int(data["id"])) if data.get("id") else None
+            puzzle = puzzle or Puzzle(competition=competition)
+            puzzle.position = position
+            puzzle.title = data.get("title", "") or ""
+            puzzle.brand = data.get("brand", "") or ""
+            puzzle.pieces = data["pieces"]
+            puzzle.full_clean(validate_unique=False, validate_constraints=False)
+            puzzle.save()
+            result.append(puzzle)
+        after = _puzzles_snapshot(competition)
+        if after != before:
+            w.audit("puzzle_sequence_set", before={"puzzles": before}, after={"puzzles": after})
+        return result

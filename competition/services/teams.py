@@ -3,15 +3,13 @@
 from collections.abc import Iterable, Sequence
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from competition.audit import audit_record
-from competition.errors import Refusal, ensure_not_final
-from competition.locking import lock_competition, lock_team
+from competition.errors import Refusal
 from competition.models import Competition, Member, Team
 from competition.roles import ADMIN, has_role
+from competition.writes import write
 
 __all__ = [
     "team_create",
@@ -128,7 +126,6 @@ def _set_members(team: Team, members: list[dict]) -> list[Member]:
     return Member.objects.bulk_create(rows)
 
 
-@transaction.atomic
 def team_create(
     *,
     competition: Competition,
@@ -145,143 +142,114 @@ def team_create(
 ) -> Team:
     """Register a team with its members (R3; R17: more members than the table limit is fine);
     `check_in`: the team is here (a walk-in at the desk on the day, issue 21), checked in now."""
-    competition = lock_competition(competition)
-    ensure_not_final(competition)
-    name = (name or "").strip()
-    errors = {}
-    try:
-        _check_name_and_table(competition, name, table)
-    except ValidationError as e:
-        errors.update(e.message_dict)
-    try:
-        members = members_clean(members)
-    except ValidationError as e:
-        errors.update(e.message_dict)
-    if errors:
-        raise ValidationError(errors)
-    team = Team(
-        competition=competition,
-        name=name,
-        table=int(table),
-        fee_paid=fee_paid,
-        contact_name=contact_name,
-        contact_email=contact_email,
-        contact_phone=contact_phone,
-        notes=notes,
-        checked_in_at=timezone.now() if check_in else None,
-    )
-    team.full_clean(validate_constraints=False)
-    team.save()
-    saved = _set_members(team, members)
-    audit_record(
-        competition=competition,
-        user=by,
-        action="team_create",
-        team=team,
-        after=_team_snapshot(team, saved),
-    )
-    competition.bump_standings()
-    return team
+    with write(competition=competition, by=by) as w:
+        competition = w.competition
+        name = (name or "").strip()
+        errors = {}
+        try:
+            _check_name_and_table(competition, name, table)
+        except ValidationError as e:
+            errors.update(e.message_dict)
+        try:
+            members = members_clean(members)
+        except ValidationError as e:
+            errors.update(e.message_dict)
+        if errors:
+            raise ValidationError(errors)
+        team = Team(
+            competition=competition,
+            name=name,
+            table=int(table),
+            fee_paid=fee_paid,
+            contact_name=contact_name,
+            contact_email=contact_email,
+            contact_phone=contact_phone,
+            notes=notes,
+            checked_in_at=timezone.now() if check_in else None,
+        )
+        team.full_clean(validate_constraints=False)
+        team.save()
+        saved = _set_members(team, members)
+        w.audit("team_create", team=team, after=_team_snapshot(team, saved))
+        return team
 
 
-def _lock_team(team: Team) -> tuple[Team, Competition]:
-    """Lock the team, then its competition (the lock order of every write); final refuses."""
-    team, competition = lock_team(team)
-    ensure_not_final(competition)
-    return team, competition
-
-
-@transaction.atomic
 def team_update(*, team: Team, by, members: Sequence[dict] | None = None, **fields) -> Team:
     """Edit a team; `members`, when given, replaces the whole list."""
     unknown = set(fields) - set(TEAM_FIELDS)
     if unknown:
         raise TypeError(f"unknown fields: {', '.join(sorted(unknown))}")
-    team, competition = _lock_team(team)
-    before = _team_snapshot(team)
-    if "name" in fields:
-        fields["name"] = (fields["name"] or "").strip()
-    errors = {}
-    if "name" in fields or "table" in fields:
-        try:
-            _check_name_and_table(
-                competition,
-                fields.get("name", team.name),
-                fields.get("table", team.table),
-                exclude_pk=team.pk,
-            )
-        except ValidationError as e:
-            errors.update(e.message_dict)
-    if members is not None:
-        try:
-            members = members_clean(members)
-        except ValidationError as e:
-            errors.update(e.message_dict)
-    if errors:
-        raise ValidationError(errors)
-    for f, v in fields.items():
-        setattr(team, f, int(v) if f == "table" else v)
-    team.full_clean(validate_constraints=False)
-    team.save()
-    if members is not None:
-        _set_members(team, members)
-    after = _team_snapshot(team)
-    if after != before:
-        audit_record(
-            competition=competition,
-            user=by,
-            action="team_update",
-            team=team,
-            before=before,
-            after=after,
-        )
-        if before["name"] != after["name"] or before["table"] != after["table"]:
-            competition.bump_standings()
-    return team
+    with write(team=team, by=by) as w:
+        team, competition = w.team, w.competition
+        before = _team_snapshot(team)
+        if "name" in fields:
+            fields["name"] = (fields["name"] or "").strip()
+        errors = {}
+        if "name" in fields or "table" in fields:
+            try:
+                _check_name_and_table(
+                    competition,
+                    fields.get("name", team.name),
+                    fields.get("table", team.table),
+                    exclude_pk=team.pk,
+                )
+            except ValidationError as e:
+                errors.update(e.message_dict)
+        if members is not None:
+            try:
+                members = members_clean(members)
+            except ValidationError as e:
+                errors.update(e.message_dict)
+        if errors:
+            raise ValidationError(errors)
+        for f, v in fields.items():
+            setattr(team, f, int(v) if f == "table" else v)
+        team.full_clean(validate_constraints=False)
+        team.save()
+        if members is not None:
+            _set_members(team, members)
+        after = _team_snapshot(team)
+        if after != before:
+            # The standings show the team's name and table, not its members or contact.
+            shown = before["name"] != after["name"] or before["table"] != after["table"]
+            w.audit("team_update", before=before, after=after, standings=shown)
+        return team
 
 
 def _team_flag(team: Team, by, action: str, reason: str = "", **changes) -> Team:
-    team, competition = _lock_team(team)
-    before = {f: getattr(team, f) for f in changes}
-    if before == changes:
-        return team  # already so: nothing to write (a second tap)
-    for f, v in changes.items():
-        setattr(team, f, v)
-    team.save(update_fields=list(changes))
-    audit_record(
-        competition=competition,
-        user=by,
-        action=action,
-        team=team,
-        before=before,
-        after=changes,
-        reason=reason,
-    )
-    return team
+    """A flag the desk sets (the fee, the check-in): audited, not in the standings."""
+    with write(team=team, by=by) as w:
+        team = w.team
+        before = {f: getattr(team, f) for f in changes}
+        if before == changes:
+            return team  # already so: nothing to write (a second tap)
+        for f, v in changes.items():
+            setattr(team, f, v)
+        team.save(update_fields=list(changes))
+        w.audit(action, before=before, after=changes, reason=reason, standings=False)
+        return team
 
 
-@transaction.atomic
 def team_fee_set(*, team: Team, by, paid: bool) -> Team:
     """P2: the entry fee is paid (only paid fees are refunded on a cancellation)."""
     return _team_flag(team, by, "team_fee_paid" if paid else "team_fee_unpaid", fee_paid=paid)
 
 
-@transaction.atomic
 def team_check_in(*, team: Team, by) -> Team:
     """R2: the team is present (check-in is the desk's information; it never gates judging)."""
-    locked, competition = _lock_team(team)
-    if locked.checked_in_at is not None:
-        return locked
-    now = timezone.now()
-    late = ""
-    if now > competition.check_in_deadline:  # R2: the desk let a late team in; it shows
-        late = _("Checked in after the deadline (%(time)s).") % {
-            "time": timezone.localtime(competition.check_in_deadline).strftime("%H:%M")
-        }
-    return _team_flag(locked, by, "team_check_in", reason=late, checked_in_at=now)
+    with write(team=team, by=by) as w:
+        locked, competition = w.team, w.competition
+        if locked.checked_in_at is not None:
+            return locked
+        now = timezone.now()
+        late = ""
+        if now > competition.check_in_deadline:  # R2: the desk let a late team in; it shows
+            late = _("Checked in after the deadline (%(time)s).") % {
+                "time": timezone.localtime(competition.check_in_deadline).strftime("%H:%M")
+            }
+        return _team_flag(locked, by, "team_check_in", reason=late, checked_in_at=now)
 
 
-@transaction.atomic
 def team_check_in_undo(*, team: Team, by) -> Team:
     return _team_flag(team, by, "team_check_in_undo", checked_in_at=None)
 
@@ -293,52 +261,43 @@ def _withdrawal(team: Team, by, reason: str, *, withdrawn: bool) -> Team:
     it takes a competing team off the board (or puts it back) mid-competition: the head
     judge's (admin), with a reason (issue 11); the desk is refused `already_started`.
     """
-    team, competition = _lock_team(team)
-    if team.withdrawn == withdrawn:
-        return team  # already so: nothing to write (a second tap)
-    reason = (reason or "").strip()
-    if competition.started_at is not None:
-        if not has_role(by, ADMIN):
-            raise Refusal(
-                "already_started",
-                _(
-                    "The clock has started: now only the head judge can withdraw a team, "
-                    "with a reason, in the control room."
+    with write(team=team, by=by) as w:
+        team, competition = w.team, w.competition
+        if team.withdrawn == withdrawn:
+            return team  # already so: nothing to write (a second tap)
+        reason = (reason or "").strip()
+        if competition.started_at is not None:
+            if not has_role(by, ADMIN):
+                raise Refusal(
+                    "already_started",
+                    _(
+                        "The clock has started: now only the head judge can withdraw a team, "
+                        "with a reason, in the control room."
+                    )
+                    if withdrawn
+                    else _(
+                        "The clock has started: now only the head judge can undo a withdrawal, "
+                        "with a reason, in the control room."
+                    ),
                 )
-                if withdrawn
-                else _(
-                    "The clock has started: now only the head judge can undo a withdrawal, "
-                    "with a reason, in the control room."
-                ),
-            )
-        if not reason:
-            raise ValidationError(
-                {"reason": _("Give the reason: once the clock has started, it is required.")}
-            )
-    before = {"withdrawn": team.withdrawn}
-    team.withdrawn = withdrawn
-    team.save(update_fields=["withdrawn"])
-    audit_record(
-        competition=competition,
-        user=by,
-        action="team_withdraw" if withdrawn else "team_withdraw_undo",
-        team=team,
-        before=before,
-        after={"withdrawn": withdrawn},
-        reason=reason,
-    )
-    competition.bump_standings()
-    return team
+            if not reason:
+                raise ValidationError(
+                    {"reason": _("Give the reason: once the clock has started, it is required.")}
+                )
+        before = {"withdrawn": team.withdrawn}
+        team.withdrawn = withdrawn
+        team.save(update_fields=["withdrawn"])
+        action = "team_withdraw" if withdrawn else "team_withdraw_undo"
+        w.audit(action, before=before, after={"withdrawn": withdrawn}, reason=reason)
+        return team
 
 
-@transaction.atomic
 def team_withdraw(*, team: Team, by, reason: str = "") -> Team:
     """A no-show or a cancellation: the team leaves the leaderboard. After the start: the
     head judge's, with a reason (see `_withdrawal`)."""
     return _withdrawal(team, by, reason, withdrawn=True)
 
 
-@transaction.atomic
 def team_withdraw_undo(*, team: Team, by, reason: str = "") -> Team:
     """The team competes again. After the start: the head judge's, with a reason."""
     return _withdrawal(team, by, reason, withdrawn=False)

@@ -7,7 +7,7 @@ ARGS ?=
 # Two cores here: the suite runs in two processes (pytest-xdist); WORKERS=0 runs it in one.
 WORKERS ?= auto
 
-.PHONY: venv run hall backup restore test e2e-repeat lint fmt migrations-check messages bench ci mutation
+.PHONY: venv run hall backup restore test durations e2e-repeat lint fmt migrations-check messages bench ci mutation
 
 # DEBUG is off unless set (config/settings.py); the demo and the developer's commands set it.
 run migrations-check messages: export DEBUG = 1
@@ -49,6 +49,12 @@ restore: $(BIN)/.installed-app
 # SQLite by default; PostgreSQL when DATABASE_URL points at one.
 test: venv
 	$(BIN)/pytest -n $(WORKERS) $(ARGS)
+
+# tests/durations.json from a run: the slow tests start first (tests/slow_first.py).
+durations: venv
+	mkdir -p var
+	$(BIN)/pytest -n $(WORKERS) -q --junitxml=var/junit.xml $(ARGS)
+	$(BIN)/python tools/durations.py var/junit.xml
 
 # The browser tests RUNS times beside LOAD CPU-bound busy loops; every failure reported
 # (tools/e2e_repeat.sh). `make e2e-repeat RUNS=10 LOAD=2`, DATABASE_URL for PostgreSQL.

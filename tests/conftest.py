@@ -7,6 +7,7 @@ from competition.models import Competition
 from competition.services import staff_upsert
 from tests.ci_no_skips import pytest_runtest_makereport  # noqa: F401  (CI: no skips)
 from tests.factories import STAFF_PASSWORD, CompetitionFactory, PuzzleFactory, TeamFactory
+from tests.slow_first import pytest_collection_modifyitems  # noqa: F401  (slowest first)
 
 
 @pytest.fixture(autouse=True)

@@ -17,20 +17,6 @@ from competition.roles import JUDGE, role_required
 from judging.selectors import judge_board, parse_tables
 
 
-def _ms(moment) -> int | None:
-    return int(moment.timestamp() * 1000) if moment else None
-
-
-def _clock(competition: Competition) -> dict:
-    """The clock as the page's script needs it: epoch milliseconds, no time zone games."""
-    return {
-        "status": competition.status,
-        "started_at_ms": _ms(competition.started_at),
-        "end_ms": _ms(competition.clock_end),
-        "duration_s": competition.duration_minutes * 60,
-    }
-
-
 def _texts() -> dict:
     """Every sentence the page's script shows, in the current language."""
     return {
@@ -182,7 +168,7 @@ def _board_context(request, competition: Competition) -> dict:
         "competition": competition,
         "cards": judge_board(competition, tables=tables),
         "chosen_tables": tables,
-        "clock": _clock(competition),
+        "clock": competition.clock(),
     }
 
 
@@ -202,7 +188,7 @@ def board(request, slug):
             "user": request.user.get_username(),
             "user_name": _judge_name(request.user),
             "language": request.LANGUAGE_CODE,
-            "clock": context["clock"],
+            "clock": context["clock"].page(),
             "puzzles": puzzles,
             "urls": {
                 "time": reverse("api-time"),

@@ -1,20 +1,21 @@
 // The control room's clock: elapsed and remaining tick every second, on the server's time.
 import { fmt, hms } from "./format.mjs";
+import { elapsedAt, readClock, remainingAt, serverTime } from "./clock.mjs";
 
 {
   var box = document.getElementById("clock");
-  if (box && box.dataset.status === "running" && box.dataset.started && box.dataset.end) {
-    var offset = Number(box.dataset.serverMs) - Date.now();
-    var start = Date.parse(box.dataset.started), end = Date.parse(box.dataset.end);
+  var clock = readClock(box);
+  if (clock && clock.status === "running" && clock.started_at_ms && clock.end_ms) {
+    var time = serverTime(box.dataset.timeUrl);
     var el = box.querySelector("[data-role=elapsed]"), rem = box.querySelector("[data-role=remaining]");
     var tick = function () {
-      var now = Math.min(Date.now() + offset, end);
-      el.textContent = hms((now - start) / 1000);
-      rem.textContent = hms((end - now) / 1000);
-      if (now >= end) { window.location.reload(); return; }
+      var now = time.now();
+      el.textContent = hms(elapsedAt(clock, now));
+      rem.textContent = hms(remainingAt(clock, now));
+      if (now >= clock.end_ms) { window.location.reload(); return; }
       setTimeout(tick, 1000 - (Date.now() % 1000));
     };
-    tick();
+    time.sync().then(tick); // the server's numbers stand until the time is known
   }
   document.addEventListener("submit", function (event) {
     var text = event.target.dataset && event.target.dataset.confirm;

@@ -1,5 +1,6 @@
 // The desk: the check-in countdown (R2) and member / puzzle rows added and removed in place.
 import { until } from "./format.mjs";
+import { serverTime } from "./clock.mjs";
 
 {
   document.documentElement.classList.add("js");
@@ -8,10 +9,10 @@ import { until } from "./format.mjs";
   var box = document.getElementById("deadline");
   if (box) {
     var deadline = Date.parse(box.dataset.deadline);
-    var offset = Number(box.dataset.serverMs) - Date.now();
+    var time = serverTime(box.dataset.timeUrl);
     var out = box.querySelector("[data-role=countdown]");
     var tick = function () {
-      var left = Math.floor((deadline - (Date.now() + offset)) / 1000);
+      var left = Math.floor((deadline - time.now()) / 1000);
       if (left <= 0) {
         out.textContent = out.dataset.over;
         document.body.classList.add("past-deadline");
@@ -21,7 +22,7 @@ import { until } from "./format.mjs";
       out.textContent = out.dataset.prefix + " " + until(left, words);
       setTimeout(tick, 1000 - (Date.now() % 1000));
     };
-    tick();
+    time.sync().then(tick);
   }
 
   // --- formset rows: add from the <template>, remove by ticking DELETE ------------------

@@ -1,26 +1,21 @@
 /* Public pages: the clock counting down on the server's time, the big screen's pages, and
    the scroll kept across htmx swaps. Texts come from the page (data attributes). */
 import { hms } from "./format.mjs";
+import { countdownSeconds, readClock, remainingAt, serverTime } from "./clock.mjs";
 
 {
-  var offset = 0; // server time minus this device's time, in ms
-
+  var clockEl = document.querySelector("[data-clock][data-time-url]");
+  var time = serverTime(clockEl ? clockEl.dataset.timeUrl : "");
   function syncTime() {
-    var clock = document.querySelector("[data-clock][data-time-url]");
-    if (!clock || !window.fetch) return;
-    var t0 = Date.now();
-    fetch(clock.dataset.timeUrl, { cache: "no-store" })
-      .then(function (r) { return r.json(); })
-      .then(function (d) { var t1 = Date.now(); offset = d.server_ms - (t0 + t1) / 2; tick(); })
-      .catch(function () {});
+    if (clockEl && window.fetch) time.sync().then(tick);
   }
 
   function tick() {
     var clocks = document.querySelectorAll("[data-clock]");
     for (var i = 0; i < clocks.length; i++) {
-      var el = clocks[i];
-      if (el.dataset.status !== "running" || !el.dataset.endMs) continue;
-      var left = Math.max(0, Math.ceil((Number(el.dataset.endMs) - (Date.now() + offset)) / 1000));
+      var el = clocks[i], clock = readClock(el);
+      if (!clock || clock.status !== "running" || !clock.end_ms) continue;
+      var left = countdownSeconds(remainingAt(clock, time.now()));
       el.querySelector("[data-clock-time]").textContent = hms(left);
       el.classList.toggle("clock-low", left <= 300);
     }
@@ -30,7 +25,7 @@ import { hms } from "./format.mjs";
   function countdown() {
     var els = document.querySelectorAll("[data-countdown]");
     for (var i = 0; i < els.length; i++) {
-      var left = Math.ceil((Number(els[i].dataset.startMs) - (Date.now() + offset)) / 1000);
+      var left = Math.ceil((Number(els[i].dataset.startMs) - time.now()) / 1000);
       els[i].textContent = left > 0 ? (left >= 3600 ? hms(left) : hms(left).slice(2)) : els[i].dataset.nowLabel;
     }
   }

@@ -63,7 +63,13 @@ TIMES = [
 ]
 
 
-UNITS = ["format_unit.mjs", "board_unit.mjs", "judge_words_unit.mjs", "clock_unit.mjs"]
+UNITS = [
+    "format_unit.mjs",
+    "board_unit.mjs",
+    "judge_words_unit.mjs",
+    "clock_unit.mjs",
+    "pages_unit.mjs",
+]
 
 
 @pytest.mark.node

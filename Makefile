@@ -74,12 +74,13 @@ fmt: venv
 migrations-check: venv
 	$(BIN)/python manage.py makemigrations --check --dry-run
 
-# The Danish texts live only in locale/da/LC_MESSAGES/django.po: edit it (by hand, Poedit or
-# Weblate), then `make messages` extracts new strings into it and compiles the committed .mo
+# The Danish texts live only in locale/da/LC_MESSAGES/django.po, the tablet's in djangojs.po
+# (its msgids in static/js/judge/texts.mjs): edit them (by hand, Poedit or Weblate), then
+# `make messages` extracts new strings into them and compiles the committed .mo files
 # (needs gettext). tests/project/test_translations.py fails on an empty or fuzzy entry and on
 # a .mo that does not match the .po.
 messages: venv
-	flock locale/.lock sh -c "$(BIN)/python manage.py makemessages -l da --ignore '.venv/*' --ignore 'var/*' --ignore 'tests/*' --no-obsolete && $(BIN)/python manage.py compilemessages -l da --ignore .venv --ignore var --ignore mutants --ignore tests"
+	flock locale/.lock sh -c "$(BIN)/python manage.py makemessages -l da --ignore '.venv/*' --ignore 'var/*' --ignore 'tests/*' --no-obsolete && $(BIN)/python manage.py makemessages -d djangojs -e mjs -l da --ignore '.venv/*' --ignore 'var/*' --ignore 'tests/*' --no-obsolete && $(BIN)/python manage.py compilemessages -l da --ignore .venv --ignore var --ignore mutants --ignore tests"
 
 bench: venv
 	$(BIN)/python bench/run.py

@@ -69,7 +69,7 @@ class CompetitionOutSerializer(serializers.ModelSerializer):
 
     @extend_schema(responses=ClockSerializer)
     def get_clock(self, obj) -> dict:
-        return ClockSerializer(obj.clock_dict()).data
+        return ClockSerializer(obj.clock().api()).data
 
     def to_representation(self, obj):
         data = super().to_representation(obj)

@@ -12,6 +12,8 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from competition.clock import Clock, Status
+
 # First path segments the app uses: a competition's slug may not be one of them.
 RESERVED_SLUGS = frozenset(
     {
@@ -51,13 +53,6 @@ def validate_plausible_start(value: datetime) -> None:
             _("Check the date: a competition takes place between the years 2000 and 2100."),
             code="implausible_date",
         )
-
-
-class Status(models.TextChoices):
-    SETUP = "setup", _("Not started")
-    RUNNING = "running", _("The clock is running")
-    STOPPED = "stopped", _("Time is up")
-    FINAL = "final", _("Final results")
 
 
 class ScreenMode(models.TextChoices):
@@ -130,7 +125,11 @@ class Competition(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    # --- the clock -----------------------------------------------------------------------
+    # --- the clock: competition/clock.py works it out; these read it ------------------------
+    def clock(self, now: datetime | None = None) -> Clock:
+        """The clock at `now` (default: now): status, end, seconds gone and left."""
+        return Clock.of(self, now)
+
     @property
     def duration(self) -> timedelta:
         return timedelta(minutes=self.duration_minutes)
@@ -138,16 +137,12 @@ class Competition(models.Model):
     @property
     def ends_at(self) -> datetime | None:
         """start + duration (R10), whether or not it was stopped earlier."""
-        return self.started_at + self.duration if self.started_at else None
+        return self.clock().ends_at
 
     @property
     def clock_end(self) -> datetime | None:
         """When the clock stops or stopped: the earlier of ends_at and stopped_at."""
-        if not self.started_at:
-            return None
-        if self.stopped_at:
-            return min(self.stopped_at, self.ends_at)
-        return self.ends_at
+        return self.clock().end
 
     @property
     def check_in_deadline(self) -> datetime:
@@ -155,14 +150,7 @@ class Competition(models.Model):
         return self.starts_at - timedelta(minutes=15)
 
     def status_at(self, now: datetime | None = None) -> str:
-        now = now or timezone.now()
-        if self.finalised_at:
-            return Status.FINAL
-        if not self.started_at:
-            return Status.SETUP
-        if now < self.clock_end:
-            return Status.RUNNING
-        return Status.STOPPED
+        return self.clock(now).status
 
     @property
     def status(self) -> str:
@@ -173,34 +161,18 @@ class Competition(models.Model):
         return self.finalised_at is not None
 
     def is_running(self, now: datetime | None = None) -> bool:
-        return self.status_at(now) == Status.RUNNING
+        return self.clock(now).status == Status.RUNNING
 
     def has_ended(self, now: datetime | None = None) -> bool:
         """The clock has started and ended (by itself or stopped early)."""
-        return self.started_at is not None and (now or timezone.now()) >= self.clock_end
+        return self.clock(now).has_ended
 
     def elapsed_seconds(self, now: datetime | None = None) -> int:
         """Whole seconds on the competition clock, capped at its end; 0 before the start."""
-        if not self.started_at:
-            return 0
-        now = min(now or timezone.now(), self.clock_end)
-        return max(0, int((now - self.started_at).total_seconds()))
+        return self.clock(now).elapsed_seconds
 
     def remaining_seconds(self, now: datetime | None = None) -> int:
-        if not self.started_at:
-            return self.duration_minutes * 60
-        now = now or timezone.now()
-        return max(0, int((self.clock_end - now).total_seconds()))
-
-    def clock_dict(self, now: datetime | None = None) -> dict:
-        now = now or timezone.now()
-        return {
-            "started_at": self.started_at,
-            "ends_at": self.ends_at,
-            "stopped_at": self.stopped_at,
-            "elapsed_seconds": self.elapsed_seconds(now),
-            "remaining_seconds": self.remaining_seconds(now),
-        }
+        return self.clock(now).remaining_seconds
 
     def motifs_public(self) -> bool:
         """May the public see the puzzles' titles and brands now?"""

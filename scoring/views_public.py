@@ -79,18 +79,6 @@ def _state(request, slug):
     return state, staff
 
 
-def _clock(state: Competition, status: str) -> dict:
-    end = state.clock_end
-    return {
-        "status": status,
-        "started_ms": int(state.started_at.timestamp() * 1000) if state.started_at else None,
-        "end_ms": int(end.timestamp() * 1000) if end else None,
-        "end": end,
-        "duration_seconds": state.duration_minutes * 60,
-        "starts_at": state.starts_at,
-    }
-
-
 def _live_context(state, status, staff, body) -> dict:
     return {
         "competition": state,
@@ -98,7 +86,7 @@ def _live_context(state, status, staff, body) -> dict:
         "status_label": Status(status).label,
         "body": body,
         "rows": body["standings"],
-        "clock": _clock(state, status),
+        "clock": state.clock(),
         "poll_seconds": POLL_SECONDS,
         "staff": staff,
     }
@@ -204,7 +192,7 @@ def _live_page(request, slug, kind):
     def context():
         return {
             "competition": state,
-            "clock": _clock(state, status),
+            "clock": state.clock(),
             "live": _live_html(state, status, staff, lang, kind, blind),
             "kind": kind,
         }

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from scoring.follow import projection, rules_input
 from scoring.pace import feed
 from scoring.selectors import CACHE_SECONDS, standings_for
-from scoring.views_public import _clock, _language, _state
+from scoring.views_public import _language, _state
 
 FEED_ITEMS = 30
 CLOSE_SECONDS = 5 * 60  # "close to finishing": projected within the next five minutes
@@ -68,7 +68,7 @@ def speaker_context(state, now, status, body) -> dict:
     return {
         "competition": state,
         "status": status,
-        "clock": _clock(state, status),
+        "clock": state.clock(),
         "items": [] if held else _feed_items(state, status, body),
         "close": close,
         "held": held,
@@ -99,7 +99,7 @@ def overlay(request, slug):
     context = {
         "competition": state,
         "status": status,
-        "clock": _clock(state, status),
+        "clock": state.clock(),
         "rows": ranked[:top],
         "top": top,
         "held": body.get("held"),

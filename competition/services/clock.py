@@ -35,18 +35,14 @@ __all__ = [
 STOP_UNDO_WINDOW = timedelta(minutes=2)
 
 
-def _clock(competition: Competition) -> dict:
-    return {
-        "started_at": competition.started_at,
-        "ends_at": competition.ends_at,
-        "stopped_at": competition.stopped_at,
-    }
-
-
 def _saved(competition: Competition, by, action: str, before: dict) -> Competition:
     competition.save(update_fields=["started_at", "stopped_at"])
     audit_record(
-        competition=competition, user=by, action=action, before=before, after=_clock(competition)
+        competition=competition,
+        user=by,
+        action=action,
+        before=before,
+        after=competition.clock().moments(),
     )
     competition.bump_standings()
     competition.refresh_from_db(fields=["standings_version"])
@@ -136,7 +132,7 @@ def clock_start(*, competition: Competition, by, started_at: datetime | None = N
     if started_at is None:
         started_at = now
     _check_start(competition, started_at, now)
-    before = _clock(competition)
+    before = competition.clock().moments()
     competition.started_at = started_at
     return _saved(competition, by, "clock_start", before)
 
@@ -169,7 +165,7 @@ def clock_correct(*, competition: Competition, by, started_at: datetime) -> Comp
     _check_start(competition, started_at, now)
     if started_at == competition.started_at:
         return competition  # already so: nothing to write (a second click)
-    before = _clock(competition)
+    before = competition.clock().moments()
     competition.started_at = started_at
     return _saved(competition, by, "clock_correct", before)
 
@@ -192,7 +188,7 @@ def clock_stop(*, competition: Competition, by, stopped_at: datetime | None = No
     elif stopped_at < competition.started_at:
         raise ValidationError({"stopped_at": _("The stop cannot be before the clock started.")})
     _ensure_no_finish_after(competition, stopped_at)
-    before = _clock(competition)
+    before = competition.clock().moments()
     competition.stopped_at = stopped_at
     return _saved(competition, by, "clock_stop", before)
 
@@ -241,6 +237,6 @@ def clock_stop_undo(*, competition: Competition, by) -> Competition:
             _("The stop can only be undone within %(minutes)d minutes.")
             % {"minutes": STOP_UNDO_WINDOW.seconds // 60},
         )
-    before = _clock(competition)
+    before = competition.clock().moments()
     competition.stopped_at = None
     return _saved(competition, by, "clock_stop_undo", before)

@@ -65,7 +65,6 @@ def _desk_context(request, competition: Competition) -> dict:
         "f": f if f in FILTERS else "",
         "past_deadline": past_deadline,
         "deadline_iso": competition.check_in_deadline.isoformat(),
-        "server_ms": int(now.timestamp() * 1000),
         "added": next((t for t in shown if t.pk == added), None),
         "reprint": next((t for t in teams if t.pk == changed), None),
         "filters": [

@@ -99,7 +99,8 @@ def room(request, slug):
         t.last_hms = _hms(t.last_seconds)
     q = request.GET.get("q", "")[:100]
     now = timezone.now()
-    status = competition.status_at(now)
+    clock = competition.clock(now)
+    status = clock.status
     registered = any(t.n_finished or t.has_count for t in teams)
     context = {
         "competition": competition,
@@ -109,10 +110,9 @@ def room(request, slug):
         "glance": _glance(competition, teams),
         "status": status,
         "status_label": Status(status).label,
-        "clock": competition.clock_dict(now),
-        "elapsed_hms": _hms(competition.elapsed_seconds(now)),
-        "remaining_hms": _hms(competition.remaining_seconds(now)),
-        "server_ms": int(now.timestamp() * 1000),
+        "clock": clock,
+        "elapsed_hms": _hms(clock.elapsed_seconds),
+        "remaining_hms": _hms(clock.remaining_seconds),
         "start_form": ClockStartForm(initial={"started_at": _local_input(now)}),
         # DAY.md: started 30 seconds late, the head judge corrects the start (R4); only
         # while nothing is registered, whose times are measured from the start.

@@ -1,59 +1,96 @@
-// The control room's clock: elapsed and remaining tick every second, on the server's time.
+/* The staff pages of the control room (room, team, judges, big screen's controls): the
+ * clock's elapsed and remaining time ticking on the server's time, the confirmations, and
+ * the missing-pieces picker of a correction saying the deduction as you pick (R8). The
+ * pure parts are exported for the Node tests (tests/js/control_unit.mjs). */
 import { fmt, hms } from "./format.mjs";
+import { elapsedAt, readClock, remainingAt, serverTime } from "./clock.mjs";
 
-{
-  var box = document.getElementById("clock");
-  if (box && box.dataset.status === "running" && box.dataset.started && box.dataset.end) {
-    var offset = Number(box.dataset.serverMs) - Date.now();
-    var start = Date.parse(box.dataset.started), end = Date.parse(box.dataset.end);
-    var el = box.querySelector("[data-role=elapsed]"), rem = box.querySelector("[data-role=remaining]");
-    var tick = function () {
-      var now = Math.min(Date.now() + offset, end);
-      el.textContent = hms((now - start) / 1000);
-      rem.textContent = hms((end - now) / 1000);
-      if (now >= end) { window.location.reload(); return; }
-      setTimeout(tick, 1000 - (Date.now() % 1000));
-    };
-    tick();
-  }
-  document.addEventListener("submit", function (event) {
-    var text = event.target.dataset && event.target.dataset.confirm;
-    if (text && !window.confirm(text)) event.preventDefault();
-  }, true);
+/* The room's two numbers at `now`, and whether the clock has ended (the page reloads then:
+ * the server switches the room to counting). */
+export function clockNumbers(clock, now) {
+  return {
+    elapsed: hms(elapsedAt(clock, now)),
+    remaining: hms(remainingAt(clock, now)),
+    over: now >= clock.end_ms,
+  };
 }
-// Issue 15: the tablet's missing-pieces picker in corrections; the deduction said as you pick (R8).
-{
-  document.querySelectorAll("[data-spot-picker]").forEach(function (box) {
-    var lone = box.querySelector(".spot-lone input");
-    var list = box.querySelector(".spot-adjacent-list");
-    var add = box.querySelector("[data-add-spot]");
-    var say = function () {
-      var n = Math.max(0, Math.floor(Number(lone.value)) || 0), fault = 0;
-      list.querySelectorAll("input").forEach(function (i) {
-        var v = Math.floor(Number(i.value)) || 0;
-        if (v >= 2) fault += v;
-      });
-      var d = box.dataset;
-      var text = n === 0 ? d.tNone : n === 1 ? d.tOne : fmt(d.tMany, { n: n });
-      if (fault) text += " · " + fmt(d.tFault, { n: fault });
-      box.querySelector("[data-deduct]").textContent = text;
-    };
-    box.querySelectorAll("[data-step]").forEach(function (b) {
-      b.hidden = false;
-      b.addEventListener("click", function () {
-        lone.value = Math.max(0, (Math.floor(Number(lone.value)) || 0) + Number(b.dataset.step));
-        say();
-      });
-    });
-    add.hidden = false;
-    add.addEventListener("click", function () {
-      var inputs = list.querySelectorAll("input");
-      var last = inputs[inputs.length - 1];
-      if (last.value) { last = last.cloneNode(); list.insertBefore(last, add); }
-      last.value = 2;
-      last.focus();
+
+/* What the picker says: lone missing pieces are deducted (R8); a spot of 2 or more adjacent
+ * ones is a production fault, said but not deducted. `d`: the page's texts. */
+export function deductionText(lone, spots, d) {
+  const n = Math.max(0, Math.floor(Number(lone)) || 0);
+  const fault = spots.map((v) => Math.floor(Number(v)) || 0).filter((v) => v >= 2).reduce((a, b) => a + b, 0);
+  let text = n === 0 ? d.tNone : n === 1 ? d.tOne : fmt(d.tMany, { n });
+  if (fault) text += ` · ${fmt(d.tFault, { n: fault })}`;
+  return text;
+}
+
+/* ---- the page ------------------------------------------------------------------------ */
+
+function setupClock() {
+  const box = document.getElementById("clock");
+  const clock = readClock(box);
+  if (!clock || clock.status !== "running" || !clock.started_at_ms || !clock.end_ms) return;
+  const time = serverTime(box.dataset.timeUrl);
+  const elapsed = box.querySelector("[data-role=elapsed]");
+  const remaining = box.querySelector("[data-role=remaining]");
+  const tick = () => {
+    const shown = clockNumbers(clock, time.now());
+    elapsed.textContent = shown.elapsed;
+    remaining.textContent = shown.remaining;
+    if (shown.over) {
+      window.location.reload();
+      return;
+    }
+    setTimeout(tick, 1000 - (Date.now() % 1000));
+  };
+  time.sync().then(tick); // the server's numbers stand until the time is known
+}
+
+function setupConfirm() {
+  document.addEventListener(
+    "submit",
+    (event) => {
+      const text = event.target.dataset && event.target.dataset.confirm;
+      if (text && !window.confirm(text)) event.preventDefault();
+    },
+    true,
+  );
+}
+
+/* Issue 15: the tablet's missing-pieces picker in corrections. */
+function setupSpotPicker(box) {
+  const lone = box.querySelector(".spot-lone input");
+  const list = box.querySelector(".spot-adjacent-list");
+  const add = box.querySelector("[data-add-spot]");
+  const say = () => {
+    const spots = [...list.querySelectorAll("input")].map((i) => i.value);
+    box.querySelector("[data-deduct]").textContent = deductionText(lone.value, spots, box.dataset);
+  };
+  box.querySelectorAll("[data-step]").forEach((b) => {
+    b.hidden = false;
+    b.addEventListener("click", () => {
+      lone.value = Math.max(0, (Math.floor(Number(lone.value)) || 0) + Number(b.dataset.step));
       say();
     });
-    box.addEventListener("input", say);
   });
+  add.hidden = false;
+  add.addEventListener("click", () => {
+    const inputs = list.querySelectorAll("input");
+    let last = inputs[inputs.length - 1];
+    if (last.value) {
+      last = last.cloneNode();
+      list.insertBefore(last, add);
+    }
+    last.value = 2;
+    last.focus();
+    say();
+  });
+  box.addEventListener("input", say);
+}
+
+if (typeof document !== "undefined") {
+  setupClock();
+  setupConfirm();
+  document.querySelectorAll("[data-spot-picker]").forEach(setupSpotPicker);
 }

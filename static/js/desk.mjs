@@ -1,75 +1,103 @@
-// The desk: the check-in countdown (R2) and member / puzzle rows added and removed in place.
+/* The desk's pages (teams, a team's form, the setup): the check-in countdown (R2) on the
+ * server's time, member / puzzle rows added and removed in place, the adult's field of an
+ * under-15 member (R3), and the confirmations. The pure parts are exported for the Node
+ * tests (tests/js/desk_unit.mjs). */
 import { until } from "./format.mjs";
+import { serverTime } from "./clock.mjs";
 
-{
-  document.documentElement.classList.add("js");
+/* The countdown's text `left` seconds before the deadline; null once it has passed. `out`:
+ * the page's words {prefix, days, hours}. */
+export function deadlineText(left, out) {
+  if (left <= 0) return null;
+  return `${out.prefix} ${until(left, { days: out.days, hours: out.hours })}`;
+}
 
-  // --- countdown to the check-in deadline, corrected by the server's clock ---------------
-  var box = document.getElementById("deadline");
-  if (box) {
-    var deadline = Date.parse(box.dataset.deadline);
-    var offset = Number(box.dataset.serverMs) - Date.now();
-    var out = box.querySelector("[data-role=countdown]");
-    var tick = function () {
-      var left = Math.floor((deadline - (Date.now() + offset)) / 1000);
-      if (left <= 0) {
-        out.textContent = out.dataset.over;
-        document.body.classList.add("past-deadline");
-        return;
-      }
-      var words = { days: out.dataset.days, hours: out.dataset.hours };
-      out.textContent = out.dataset.prefix + " " + until(left, words);
-      setTimeout(tick, 1000 - (Date.now() % 1000));
-    };
-    tick();
-  }
+/* A formset's empty form as row number `index`: Django's "__prefix__" replaced. */
+export const formRow = (template, index) => template.replace(/__prefix__/g, String(index));
 
-  // --- formset rows: add from the <template>, remove by ticking DELETE ------------------
-  document.addEventListener("click", function (event) {
-    var add = event.target.closest("[data-add-row]");
+/* ---- the page ------------------------------------------------------------------------ */
+
+function setupDeadline() {
+  const box = document.getElementById("deadline");
+  if (!box) return;
+  const deadline = Date.parse(box.dataset.deadline);
+  const time = serverTime(box.dataset.timeUrl);
+  const out = box.querySelector("[data-role=countdown]");
+  const tick = () => {
+    const text = deadlineText(Math.floor((deadline - time.now()) / 1000), out.dataset);
+    if (text === null) {
+      out.textContent = out.dataset.over;
+      document.body.classList.add("past-deadline");
+      return;
+    }
+    out.textContent = text;
+    setTimeout(tick, 1000 - (Date.now() % 1000));
+  };
+  time.sync().then(tick);
+}
+
+/* Formset rows: add from the <template>, remove by ticking DELETE. */
+function setupRows() {
+  document.addEventListener("click", (event) => {
+    const add = event.target.closest("[data-add-row]");
     if (add) {
-      var prefix = add.dataset.addRow;
-      var total = document.getElementById("id_" + prefix + "-TOTAL_FORMS");
-      var tpl = document.querySelector("template[data-empty-form=" + prefix + "]");
-      var rows = document.querySelector("[data-formset=" + prefix + "]");
-      var index = Number(total.value);
-      var html = tpl.innerHTML.replace(/__prefix__/g, String(index));
-      var holder = document.createElement(rows.tagName === "TBODY" ? "tbody" : "div");
-      holder.innerHTML = html;
-      var row = holder.firstElementChild;
-      var order = row.querySelector("input[name$=-ORDER]");
+      const prefix = add.dataset.addRow;
+      const total = document.getElementById(`id_${prefix}-TOTAL_FORMS`);
+      const tpl = document.querySelector(`template[data-empty-form=${prefix}]`);
+      const rows = document.querySelector(`[data-formset=${prefix}]`);
+      const index = Number(total.value);
+      const holder = document.createElement(rows.tagName === "TBODY" ? "tbody" : "div");
+      holder.innerHTML = formRow(tpl.innerHTML, index);
+      const row = holder.firstElementChild;
+      const order = row.querySelector("input[name$=-ORDER]");
       if (order) order.value = rows.querySelectorAll("[data-row]:not(.is-removed)").length + 1;
       rows.appendChild(row);
       total.value = index + 1;
-      var first = row.querySelector("input[type=text]");
+      const first = row.querySelector("input[type=text]");
       if (first) first.focus();
       return;
     }
-    var remove = event.target.closest("[data-remove-row]");
+    const remove = event.target.closest("[data-remove-row]");
     if (remove) {
-      var r = remove.closest("[data-row]");
-      var del = r.querySelector("input[name$=-DELETE]");
+      const row = remove.closest("[data-row]");
+      const del = row.querySelector("input[name$=-DELETE]");
       if (del) del.checked = true;
-      r.classList.add("is-removed");
+      row.classList.add("is-removed");
     }
   });
+}
 
-  // --- under 15: show the adult's field and require it (R3) ------------------------------
-  var syncU15 = function (input) {
-    var row = input.closest(".member-row");
+/* Under 15: show the adult's field and require it (R3). */
+function setupUnder15() {
+  const sync = (input) => {
+    const row = input.closest(".member-row");
     if (!row) return;
     row.classList.toggle("is-u15", input.checked);
-    var guardian = row.querySelector("input[name$=-guardian]");
+    const guardian = row.querySelector("input[name$=-guardian]");
     if (guardian) guardian.required = input.checked;
   };
-  document.addEventListener("change", function (event) {
-    if (event.target.matches("input[name$=-under_15]")) syncU15(event.target);
+  document.addEventListener("change", (event) => {
+    if (event.target.matches("input[name$=-under_15]")) sync(event.target);
   });
-  document.querySelectorAll("input[name$=-under_15]").forEach(syncU15);
+  document.querySelectorAll("input[name$=-under_15]").forEach(sync);
+}
 
-  // --- confirmations (withdraw) -----------------------------------------------------------
-  document.addEventListener("submit", function (event) {
-    var text = event.target.dataset && event.target.dataset.confirm;
-    if (text && !window.confirm(text)) event.preventDefault();
-  }, true);
+/* Confirmations (withdraw). */
+function setupConfirm() {
+  document.addEventListener(
+    "submit",
+    (event) => {
+      const text = event.target.dataset && event.target.dataset.confirm;
+      if (text && !window.confirm(text)) event.preventDefault();
+    },
+    true,
+  );
+}
+
+if (typeof document !== "undefined") {
+  document.documentElement.classList.add("js");
+  setupDeadline();
+  setupRows();
+  setupUnder15();
+  setupConfirm();
 }

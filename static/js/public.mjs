@@ -1,53 +1,101 @@
-/* Public pages: the clock counting down on the server's time, the big screen's pages, and
-   the scroll kept across htmx swaps. Texts come from the page (data attributes). */
+/* The public pages (leaderboard, big screen, overlay, feed, team page): the clock counting
+ * down on the server's time, the big screen's pages, the followed team, the filter box and
+ * the scroll kept across htmx swaps. Texts come from the page (data attributes). The pure
+ * parts are exported for the Node tests (tests/js/public_unit.mjs); the page is wired only
+ * where there is a document. */
 import { hms } from "./format.mjs";
+import { countdownSeconds, readClock, remainingAt, serverTime } from "./clock.mjs";
 
-{
-  var offset = 0; // server time minus this device's time, in ms
+/* The public clock at `now`: what it shows and whether it is in its last 5 minutes; null
+ * when it does not tick (not running: the server's text stands). */
+export function clockFace(clock, now) {
+  if (!clock || clock.status !== "running" || !clock.end_ms) return null;
+  const left = countdownSeconds(remainingAt(clock, now));
+  return { text: hms(left), low: left <= 300 };
+}
 
-  function syncTime() {
-    var clock = document.querySelector("[data-clock][data-time-url]");
-    if (!clock || !window.fetch) return;
-    var t0 = Date.now();
-    fetch(clock.dataset.timeUrl, { cache: "no-store" })
-      .then(function (r) { return r.json(); })
-      .then(function (d) { var t1 = Date.now(); offset = d.server_ms - (t0 + t1) / 2; tick(); })
-      .catch(function () {});
-  }
+/* The big screen's countdown to the planned start (issue 14): h:mm:ss from an hour away,
+ * m:ss closer, the page's "Starting now" once it is due. */
+export function startCountdown(startMs, now, nowLabel) {
+  const left = Math.ceil((startMs - now) / 1000);
+  if (left <= 0) return nowLabel;
+  return left >= 3600 ? hms(left) : hms(left).slice(2);
+}
+
+/* The big screen's pages: as many rows as `room` pixels hold at `rowHeight` each, the rows
+ * stretched to fill it when there is more than one page. `page` wraps to 0 past the last. */
+export function pager({ rows, room, rowHeight, page }) {
+  const size = Math.max(1, Math.floor(room / rowHeight));
+  const pages = Math.ceil(rows / size);
+  const at = page >= pages ? 0 : page;
+  return {
+    size,
+    pages,
+    page: at,
+    first: at * size,
+    last: (at + 1) * size, // exclusive
+    height: pages > 1 ? `${Math.floor(room / size)}px` : "",
+  };
+}
+
+/* The leaderboard's filter: a row matches the text in its team's name, or the table number
+ * typed ("7" finds table 7, not 17). */
+export function matches(query, { team, table }) {
+  const q = query.trim().toLocaleLowerCase();
+  if (!q) return true;
+  return team.toLocaleLowerCase().includes(q) || (/^\d+$/.test(q) && table === String(Number(q)));
+}
+
+/* A followed team's button: its text and label, the page's words in `labels`. */
+export function followButton(on, team, { follow, following }) {
+  const word = on ? following : follow;
+  return { text: `${on ? "★" : "☆"} ${word}`, label: `${word}: ${team}`, pressed: on ? "true" : "false" };
+}
+
+/* ---- the page ------------------------------------------------------------------------ */
+
+function setupClock() {
+  const first = document.querySelector("[data-clock][data-time-url]");
+  const time = serverTime(first ? first.dataset.timeUrl : "");
 
   function tick() {
-    var clocks = document.querySelectorAll("[data-clock]");
-    for (var i = 0; i < clocks.length; i++) {
-      var el = clocks[i];
-      if (el.dataset.status !== "running" || !el.dataset.endMs) continue;
-      var left = Math.max(0, Math.ceil((Number(el.dataset.endMs) - (Date.now() + offset)) / 1000));
-      el.querySelector("[data-clock-time]").textContent = hms(left);
-      el.classList.toggle("clock-low", left <= 300);
-    }
+    document.querySelectorAll("[data-clock]").forEach((el) => {
+      const face = clockFace(readClock(el), time.now());
+      if (!face) return;
+      el.querySelector("[data-clock-time]").textContent = face.text;
+      el.classList.toggle("clock-low", face.low);
+    });
+    document.querySelectorAll("[data-countdown]").forEach((el) => {
+      el.textContent = startCountdown(Number(el.dataset.startMs), time.now(), el.dataset.nowLabel);
+    });
   }
+  function sync() {
+    if (first && window.fetch) time.sync().then(tick);
+  }
+  return { tick, sync };
+}
 
-  // The big screen's countdown to the planned start (issue 14).
-  function countdown() {
-    var els = document.querySelectorAll("[data-countdown]");
-    for (var i = 0; i < els.length; i++) {
-      var left = Math.ceil((Number(els[i].dataset.startMs) - (Date.now() + offset)) / 1000);
-      els[i].textContent = left > 0 ? (left >= 3600 ? hms(left) : hms(left).slice(2)) : els[i].dataset.nowLabel;
+/* Follow a team (issue 14): the spectator's own choice, kept on the phone; its row is moved
+ * to the top of the shared leaderboard after every poll, its real rank shown. */
+function setupFollow() {
+  const key = (table) => `follow:${table.dataset.follow}`;
+  const followed = (table) => {
+    try {
+      return window.localStorage.getItem(key(table)) || "";
+    } catch (e) {
+      return "";
     }
-  }
+  };
 
-  // Follow a team (issue 14): the spectator's own choice, kept on the phone; its row is
-  // moved to the top of the shared leaderboard after every poll, its real rank shown.
-  function followKey(table) { return "follow:" + table.dataset.follow; }
-  function followed(table) {
-    try { return window.localStorage.getItem(followKey(table)) || ""; } catch (e) { return ""; }
-  }
-  function follow() {
-    var table = document.querySelector("table.board[data-follow]");
+  function show() {
+    const table = document.querySelector("table.board[data-follow]");
     if (!table) return;
-    var id = followed(table), body = table.tBodies[0];
-    var rows = body.querySelectorAll("tr[data-team-id]");
-    for (var i = 0; i < rows.length; i++) {
-      var row = rows[i], cell = row.cells[1], button = cell.querySelector("[data-follow-button]");
+    const id = followed(table);
+    const body = table.tBodies[0];
+    const labels = { follow: table.dataset.followLabel, following: table.dataset.followingLabel };
+    body.querySelectorAll("tr[data-team-id]").forEach((row) => {
+      const cell = row.cells[1];
+      let button = cell.querySelector("[data-follow-button]");
       if (!button) {
         button = document.createElement("button");
         button.type = "button";
@@ -56,125 +104,163 @@ import { hms } from "./format.mjs";
         button.title = table.dataset.followTitle;
         cell.insertBefore(button, cell.firstChild);
       }
-      var on = row.dataset.teamId === id;
-      button.textContent = on ? "★ " + table.dataset.followingLabel : "☆ " + table.dataset.followLabel;
-      button.setAttribute("aria-pressed", on ? "true" : "false");
-      button.setAttribute("aria-label", (on ? table.dataset.followingLabel : table.dataset.followLabel) + ": " + row.dataset.team);
+      const on = row.dataset.teamId === id;
+      const face = followButton(on, row.dataset.team, labels);
+      button.textContent = face.text;
+      button.setAttribute("aria-pressed", face.pressed);
+      button.setAttribute("aria-label", face.label);
       row.classList.toggle("pinned", on);
       if (on && body.firstElementChild !== row) body.insertBefore(row, body.firstElementChild);
-    }
+    });
   }
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest("[data-follow-button]");
+
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("[data-follow-button]");
     if (!button) return;
-    var table = button.closest("table[data-follow]"), row = button.closest("tr");
-    var id = row.dataset.teamId === followed(table) ? "" : row.dataset.teamId;
+    const table = button.closest("table[data-follow]");
+    const row = button.closest("tr");
+    const id = row.dataset.teamId === followed(table) ? "" : row.dataset.teamId;
     try {
-      if (id) window.localStorage.setItem(followKey(table), id);
-      else window.localStorage.removeItem(followKey(table));
-    } catch (e) { /* private mode: no pin */ }
-    if (!id) { // the shared order back
-      var body = table.tBodies[0], rows = [].slice.call(body.rows);
-      rows.sort(function (a, b) { return Number(a.dataset.pos) - Number(b.dataset.pos); });
-      for (var i = 0; i < rows.length; i++) body.appendChild(rows[i]);
+      if (id) window.localStorage.setItem(key(table), id);
+      else window.localStorage.removeItem(key(table));
+    } catch (e) {
+      /* private mode: no pin */
     }
-    follow();
+    if (!id) {
+      // the shared order back
+      const body = table.tBodies[0];
+      const rows = [...body.rows].sort((a, b) => Number(a.dataset.pos) - Number(b.dataset.pos));
+      rows.forEach((r) => body.appendChild(r));
+    }
+    show();
   });
+  return { show };
+}
 
-  // The big screen: show as many rows as the screen's height holds, stretched to fill it
-  // when there is more than one page, and turn the page every few seconds.
-  var page = 0, pageTimer = null;
-  function paginate() {
-    var table = document.querySelector("[data-pager]");
-    var info = document.querySelector("[data-pager-info]");
+/* The big screen: show as many rows as the screen's height holds, and turn the page every
+ * few seconds. */
+function setupPager() {
+  let page = 0;
+  let timer = null;
+
+  function show() {
+    const table = document.querySelector("[data-pager]");
+    const info = document.querySelector("[data-pager-info]");
     if (!table) return;
-    var rows = table.tBodies[0].rows;
-    for (var i = 0; i < rows.length; i++) { rows[i].hidden = false; rows[i].style.height = ""; }
-    if (!rows.length) return;
-    var foot = document.querySelector(".screen-foot");
-    var bottom = window.innerHeight - (foot ? foot.getBoundingClientRect().height : 0) - 8;
-    var room = bottom - rows[0].getBoundingClientRect().top;
-    var size = Math.max(1, Math.floor(room / rows[0].getBoundingClientRect().height));
-    var pages = Math.ceil(rows.length / size);
-    if (page >= pages) page = 0;
-    var height = pages > 1 ? Math.floor(room / size) + "px" : "";
-    for (var j = 0; j < rows.length; j++) {
-      rows[j].hidden = j < page * size || j >= (page + 1) * size;
-      rows[j].style.height = height;
+    const rows = table.tBodies[0].rows;
+    for (const row of rows) {
+      row.hidden = false;
+      row.style.height = "";
     }
-    if (info) info.textContent = pages > 1 ? table.dataset.pageLabel + " " + (page + 1) + " " + table.dataset.ofLabel + " " + pages : "";
+    if (!rows.length) return;
+    const foot = document.querySelector(".screen-foot");
+    const bottom = window.innerHeight - (foot ? foot.getBoundingClientRect().height : 0) - 8;
+    const top = rows[0].getBoundingClientRect();
+    const p = pager({ rows: rows.length, room: bottom - top.top, rowHeight: top.height, page });
+    page = p.page;
+    [...rows].forEach((row, i) => {
+      row.hidden = i < p.first || i >= p.last;
+      row.style.height = p.height;
+    });
+    if (info) info.textContent = p.pages > 1 ? `${table.dataset.pageLabel} ${page + 1} ${table.dataset.ofLabel} ${p.pages}` : "";
   }
-  function startPager() {
-    if (!document.querySelector("[data-pager]") || pageTimer) return;
-    pageTimer = setInterval(function () { page += 1; paginate(); }, 10000);
+  function start() {
+    if (!document.querySelector("[data-pager]") || timer) return;
+    timer = setInterval(() => {
+      page += 1;
+      show();
+    }, 10000);
   }
+  return { show, start };
+}
 
-  // The leaderboard's filter box: rows whose team name holds the text, or whose table is the
-  // number typed. The rows come from the shared live part; the filter is this reader's own.
-  function filterBoard() {
-    var input = document.querySelector("[data-board-filter]");
+/* The leaderboard's filter box: the rows come from the shared live part; the filter is this
+ * reader's own. */
+function setupFilter() {
+  function apply() {
+    const input = document.querySelector("[data-board-filter]");
     if (!input) return;
-    var q = input.value.trim().toLocaleLowerCase();
-    var rows = document.querySelectorAll("table.board tbody tr[data-team]");
-    var shown = 0;
-    for (var i = 0; i < rows.length; i++) {
-      var row = rows[i];
-      var match = !q || row.dataset.team.toLocaleLowerCase().indexOf(q) !== -1 ||
-        (/^\d+$/.test(q) && row.dataset.table === String(Number(q)));
+    const rows = document.querySelectorAll("table.board tbody tr[data-team]");
+    let shown = 0;
+    rows.forEach((row) => {
+      const match = matches(input.value, row.dataset);
       row.hidden = !match;
       if (match) shown += 1;
-    }
-    var none = document.querySelector("[data-board-filter-none]");
-    if (none) none.hidden = !(q && rows.length && !shown);
+    });
+    const none = document.querySelector("[data-board-filter-none]");
+    if (none) none.hidden = !(input.value.trim() && rows.length && !shown);
   }
-  function startFilter() {
-    var box = document.querySelector("[data-board-filter-box]");
+  function start() {
+    const box = document.querySelector("[data-board-filter-box]");
     if (!box) return;
     box.hidden = false;
-    box.querySelector("[data-board-filter]").addEventListener("input", filterBoard);
-    filterBoard(); // a value the browser kept (back from a team's page)
+    box.querySelector("[data-board-filter]").addEventListener("input", apply);
+    apply(); // a value the browser kept (back from a team's page)
   }
+  return { apply, start };
+}
 
-  function fillOrigin() {
-    var spans = document.querySelectorAll("[data-origin]");
-    // The server names the hall's address when it knows it (PUBLIC_URL); else our own.
-    for (var i = 0; i < spans.length; i++) spans[i].textContent = spans[i].dataset.origin || location.host;
-  }
+function fillOrigin() {
+  // The server names the hall's address when it knows it (PUBLIC_URL); else our own.
+  document.querySelectorAll("[data-origin]").forEach((span) => {
+    span.textContent = span.dataset.origin || location.host;
+  });
+}
 
-  // A poll answered with the ETag of the part already shown changes nothing (the ETag is the
-  // standings version, the clock's status and the language): keep the page as it is, so rows
-  // are not rebuilt every second under a reader's finger (a tap, a selection, a scroll).
-  var shownTag = {};
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    var xhr = event.detail.xhr, target = event.detail.target;
-    var tag = xhr && xhr.status === 200 && xhr.getResponseHeader("ETag");
+/* A poll answered with the ETag of the part already shown changes nothing (the ETag is the
+ * standings version, the clock's status and the language): keep the page as it is, so rows
+ * are not rebuilt every second under a reader's finger (a tap, a selection, a scroll). And
+ * keep the horizontal scroll of a wide table when polling swaps it. */
+function setupSwaps(after) {
+  const shownTag = {};
+  const kept = {};
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const { xhr, target } = event.detail;
+    const tag = xhr && xhr.status === 200 && xhr.getResponseHeader("ETag");
     if (!tag || !target || !target.id) return;
     if (shownTag[target.id] === tag) event.detail.shouldSwap = false;
     shownTag[target.id] = tag;
   });
-
-  // Keep the horizontal scroll of a wide table when polling swaps it.
-  var kept = {};
-  document.addEventListener("htmx:beforeSwap", function () {
-    var boxes = document.querySelectorAll("[data-keep-scroll]");
-    for (var i = 0; i < boxes.length; i++) kept[boxes[i].dataset.keepScroll] = boxes[i].scrollLeft;
+  document.addEventListener("htmx:beforeSwap", () => {
+    document.querySelectorAll("[data-keep-scroll]").forEach((box) => {
+      kept[box.dataset.keepScroll] = box.scrollLeft;
+    });
   });
-  document.addEventListener("htmx:afterSettle", function () {
-    var boxes = document.querySelectorAll("[data-keep-scroll]");
-    for (var i = 0; i < boxes.length; i++) {
-      var x = kept[boxes[i].dataset.keepScroll];
-      if (x) boxes[i].scrollLeft = x;
-    }
-    tick(); countdown(); follow(); paginate(); startPager(); fillOrigin(); filterBoard();
+  document.addEventListener("htmx:afterSettle", () => {
+    document.querySelectorAll("[data-keep-scroll]").forEach((box) => {
+      const x = kept[box.dataset.keepScroll];
+      if (x) box.scrollLeft = x;
+    });
+    after();
   });
+}
 
-  function start() {
-    tick(); countdown(); follow(); syncTime(); paginate(); startPager(); fillOrigin(); startFilter();
-    setInterval(tick, 250);
-    setInterval(countdown, 250);
-    setInterval(syncTime, 5 * 60 * 1000);
-    window.addEventListener("resize", paginate);
-  }
+function start() {
+  const clock = setupClock();
+  const follow = setupFollow();
+  const pages = setupPager();
+  const filter = setupFilter();
+  setupSwaps(() => {
+    clock.tick();
+    follow.show();
+    pages.show();
+    pages.start();
+    fillOrigin();
+    filter.apply();
+  });
+  clock.tick();
+  follow.show();
+  clock.sync();
+  pages.show();
+  pages.start();
+  fillOrigin();
+  filter.start();
+  setInterval(clock.tick, 250);
+  setInterval(clock.sync, 5 * 60 * 1000);
+  window.addEventListener("resize", pages.show);
+}
+
+if (typeof document !== "undefined") {
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 }

@@ -70,6 +70,7 @@ def test_no_page_breaks_the_policy(page, live_server, login, world, teams, judge
 # ("Udskriv") on them is pressed (issue 20 point 7: two did nothing, refused by the policy).
 PRINT_PAGES = [
     ("desk", "/desk/{s}/cards/"),
+    ("desk", "/desk/{s}/missing/"),
     ("admin", "/desk/{s}/official/"),
     ("admin", "/control/{s}/join/"),
     ("admin", "/control/{s}/judges/slips/"),

@@ -63,9 +63,18 @@ TIMES = [
 ]
 
 
+UNITS = [
+    "format_unit.mjs",
+    "board_unit.mjs",
+    "judge_words_unit.mjs",
+    "clock_unit.mjs",
+    "pages_unit.mjs",
+]
+
+
 @pytest.mark.node
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
-@pytest.mark.parametrize("unit", ["format_unit.mjs", "board_unit.mjs", "judge_words_unit.mjs"])
+@pytest.mark.parametrize("unit", UNITS)
 def test_js_unit_tests_pass(unit):
     cases = [[text, parse_hms(text)] for text in TIMES]
     result = subprocess.run(

@@ -4,6 +4,7 @@
  * of a tap just answered. It changes texts, `hidden` and data attributes of the server's
  * elements; it builds no card markup. */
 import { fmt, hms } from "../format.mjs";
+import { readClock } from "../clock.mjs";
 import { $, keep, stored } from "./page.mjs";
 
 export const undoesFinish = (e) => e.kind === "delete" || (e.kind === "cancel" && e.cancels_kind === "finish");
@@ -252,11 +253,7 @@ export function setupBoard(ctx) {
     for (const id of state.swapStarted) state.justDoneEntries.delete(id);
     const cards = $("cards");
     if (cards) {
-      state.clock = Object.assign({}, state.clock, {
-        status: cards.dataset.status,
-        started_at_ms: Number(cards.dataset.startedAtMs) || null,
-        end_ms: Number(cards.dataset.endMs) || null,
-      });
+      state.clock = Object.assign({}, state.clock, readClock(cards));
       if (state.clock.status !== "running") state.endRefreshed = false;
     }
     apply();

@@ -1,8 +1,10 @@
-/* The judge page's sentences, built from the server's translated texts (cfg.texts). */
+/* The judge page's sentences, built from its texts (texts.mjs), which the server puts into
+ * the page translated (cfg.texts, judging/judge_texts.py). */
 import { fmt, hms, numberFormat } from "../format.mjs";
+import { TEXTS } from "./texts.mjs";
 
 export function words(cfg) {
-  const T = cfg.texts;
+  const T = { ...TEXTS, ...cfg.texts };
   const nf = numberFormat(cfg.language);
   const puzzles = new Map(cfg.puzzles.map((p) => [p.position, p]));
 

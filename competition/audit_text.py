@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from competition.audit import ERASED
 from competition.roles import user_roles
-from scoring.rules import format_hms
+from scoring.formatting import format_hms
 
 # The action as a word for the filter and the CSV (unknown actions read "Ændring").
 ACTION_LABELS = {

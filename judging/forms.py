@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy
 from competition.fields import HmsField, MissingSpotsField
 from competition.models import Team
 from judging.spot_picker import MissingSpotsMixin
-from scoring.rules import format_hms
+from scoring.formatting import format_hms
 
 
 class ReasonForm(forms.Form):

@@ -10,7 +10,7 @@ from competition import audit_text
 from competition.inputs import INT_MAX, whole_number
 from competition.models import AuditEntry, Competition, Puzzle, Team
 from judging.models import Count, Finish, Objection, Tablet
-from scoring.rules import format_hms
+from scoring.formatting import format_hms
 
 
 @dataclass(frozen=True)

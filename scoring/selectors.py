@@ -24,7 +24,7 @@ from django.utils.translation import gettext, pgettext
 
 from competition.models import Competition, Puzzle, Team
 from judging.models import Finish, Objection
-from scoring import rules
+from scoring import formatting, rules
 
 __all__ = [
     "CACHE_SECONDS",
@@ -334,13 +334,13 @@ def _compute(state: Competition, status: str) -> tuple[dict, dict]:
 
 def short_duration(seconds: int) -> str:
     """A gap as a scoreboard writes it: "58 sek.", "1 min. 40 sek.", "1 t. 5 min." (the
-    units of rules.duration_parts), in the active language."""
+    units of formatting.duration_parts), in the active language."""
     units = {
         "hour": pgettext("duration", "%(n)s h"),
         "minute": pgettext("duration", "%(n)s min."),
         "second": pgettext("duration", "%(n)s sec."),
     }
-    return " ".join(units[unit] % {"n": n} for unit, n in rules.duration_parts(seconds))
+    return " ".join(units[unit] % {"n": n} for unit, n in formatting.duration_parts(seconds))
 
 
 def tie_break_sentence(gap: tuple[str, int | None], ahead_name: str, language: str) -> str:

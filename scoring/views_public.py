@@ -30,7 +30,7 @@ from competition.qr import absolute_url, qr_svg
 from scoring.api import cached_response, if_none_match, is_staff, sees_unconfirmed_counts
 from scoring.charts import race_chart
 from scoring.follow import projection
-from scoring.rules import format_hms
+from scoring.formatting import format_hms
 from scoring.rules_text import UPDATED, rules_in
 from scoring.selectors import CACHE_SECONDS, competition_state, standings_for
 

@@ -16,7 +16,7 @@ from judging.selectors import counts_missing, objections_panel
 from judging.views_control.clock import clock_context
 from judging.views_control.common import competition_of
 from judging.views_control.hall import hall_context
-from scoring.rules import format_hms
+from scoring.formatting import format_hms
 
 
 def _hms(seconds: int | None) -> str:

@@ -20,7 +20,7 @@ from judging.models import Count, Finish
 from judging.selectors import team_audit
 from judging.spot_picker import MissingSpotsMixin
 from judging.views_control.common import competition_of, refused
-from scoring.rules import format_hms
+from scoring.formatting import format_hms
 
 
 def _team(competition: Competition, pk: int) -> Team:

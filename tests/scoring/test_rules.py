@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from scoring.formatting import format_duration, format_hms
 from scoring.rules import (
     Finish,
     Puzzle,
@@ -15,8 +16,6 @@ from scoring.rules import (
     Standing,
     check_count,
     deducted,
-    format_duration,
-    format_hms,
     standings,
     tie_break_reason,
 )

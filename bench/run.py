@@ -555,7 +555,7 @@ def served_standings_match(base: str) -> tuple[bool, str]:
     """After the load, the standings a spectator gets show every finish in the database."""
     import json
 
-    from django.db.models import Count
+    from django.db.models import Count as CountOf
 
     from competition.models import Team
 
@@ -565,7 +565,7 @@ def served_standings_match(base: str) -> tuple[bool, str]:
     served = {row["team"]["id"]: row["finished"] for row in body["standings"]}
     stored = dict(
         Team.objects.filter(competition__slug=SLUG)
-        .annotate(n=Count("finishes"))
+        .annotate(n=CountOf("finishes"))
         .values_list("id", "n")
     )
     differ = [t for t in stored if served.get(t) != stored[t]]

@@ -44,7 +44,9 @@ class Finish(models.Model):
 
 
 class Count(models.Model):
-    """The count of a team's unfinished puzzle after the clock stops (R9, R10)."""
+    """The count of a team's unfinished puzzle after the clock stops (R9, R10).
+
+    Not Django's aggregate: `django.db.models.Count` is imported as `CountOf` everywhere."""
 
     team = models.OneToOneField(Team, on_delete=models.CASCADE, related_name="count")
     puzzle = models.ForeignKey(Puzzle, on_delete=models.PROTECT, related_name="counts")

@@ -3,7 +3,7 @@ objections panels (R4, R10, R18, R20)."""
 
 from datetime import datetime, timedelta
 
-from django.db.models import Count as Num
+from django.db.models import Count as CountOf
 from django.db.models import Exists, Max, OuterRef
 from django.shortcuts import render
 from django.utils import timezone
@@ -28,8 +28,8 @@ def _teams(competition: Competition):
     return (
         Team.objects.filter(competition=competition)
         .annotate(
-            n_finished=Num("finishes", distinct=True),
-            n_warnings=Num("warnings", distinct=True),
+            n_finished=CountOf("finishes", distinct=True),
+            n_warnings=CountOf("warnings", distinct=True),
             last_seconds=Max("finishes__elapsed_seconds"),
             has_count=Exists(Count.objects.filter(team=OuterRef("pk"))),
         )

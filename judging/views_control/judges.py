@@ -17,7 +17,7 @@ from competition.qr import only_here, qr_svg
 from competition.roles import ADMIN, JUDGE, role_required
 from competition.services import judge_login_create, judge_password_new, staff_revoke
 from judging.forms import JudgeLoginForm
-from judging.views_control.hall import judge_url
+from judging.views_control.tablets import judge_url
 
 
 def _judges():

@@ -1,4 +1,4 @@
-"""The control room's page: the clock, status at a glance, the teams, the hall and the
+"""The control room's page: the clock, status at a glance, the teams, the tablets and the
 objections panels (R4, R10, R18, R20)."""
 
 from datetime import datetime, timedelta
@@ -15,7 +15,7 @@ from judging.models import Count
 from judging.selectors import counts_missing, objections_panel
 from judging.views_control.clock import clock_context
 from judging.views_control.common import competition_of
-from judging.views_control.hall import hall_context
+from judging.views_control.tablets import tablets_context
 from scoring.formatting import format_hms
 
 
@@ -127,6 +127,6 @@ def room(request, slug):
         context["shifts"] = _shifts(competition.started_at)
     if request.htmx and request.htmx.target == "control-live":
         return render(request, "judging/_control_live.html", context)
-    context["hall"] = hall_context(request, competition, now)
+    context["tablets_panel"] = tablets_context(request, competition, now)
     context["panel"] = objections_panel(competition, now)
     return render(request, "judging/control_room.html", context)

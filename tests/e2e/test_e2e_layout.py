@@ -87,7 +87,7 @@ NOT_RENDERED = {
     "judge:worker": "the service worker's script",
     "judge:board_fragment": "the judge page's cards, swapped into judge:board (checked there)",
     "judge:paper_sheets": "A4 paper sheets for the printer (print CSS), not a screen",
-    "control:hall": "the tablets panel, swapped into control:room (checked there)",
+    "control:tablets": "the tablets panel, swapped into control:room (checked there)",
     "control:join": "the judges' A4 join sheet for the printer, not a screen",
     "control:audit_csv": "a CSV file, not a page",
     "control:judge_slips": "the judges' A4 login slips for the printer, not a screen",

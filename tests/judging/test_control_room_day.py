@@ -13,7 +13,7 @@ from django.utils import timezone
 from competition.models import AuditEntry, Competition
 from judging.models import Tablet
 from judging.services import count_confirm, count_record
-from judging.templatetags.hall import table_ranges
+from judging.templatetags.tablets import table_ranges
 from tests.factories import TeamFactory
 
 pytestmark = pytest.mark.django_db
@@ -101,7 +101,7 @@ def test_tablets_panel_names_the_chosen_tables_and_puts_away_quiet_ones(
     stuck = make_user("judge", "stuck")
     _tablet(competition, stuck, "dddd4444", waiting=2, quiet=timedelta(hours=2))
     client.force_login(admin_user)
-    page = client.get(reverse("control:hall", args=[SLUG])).content.decode()
+    page = client.get(reverse("control:tablets", args=[SLUG])).content.decode()
     rows = re.findall(r'<tr class="tablet [^"]*" data-device="(\w+)">(.*?)</tr>', page, re.S)
     shown = {device: body for device, body in rows}
     assert set(shown) == {"aaaa1111", "bbbb2222", "dddd4444"}  # quiet and empty: put away

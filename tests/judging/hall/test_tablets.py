@@ -98,7 +98,7 @@ def test_the_control_room_lists_the_tablets_red_amber_green(
     client.force_login(admin_user)
 
     html = client.get(f"/control/{competition.slug}/").content.decode()
-    assert 'id="hall-panel"' in html
+    assert 'id="tablets-panel"' in html
     fragment = client.get(f"/control/{competition.slug}/hall/").content.decode()
     rows = {
         device: fragment.split(f'data-device="{device}"')[0].rsplit("<tr", 1)[1]

@@ -1,5 +1,5 @@
-"""The hall in the control room (issue 13): the tablets' panel, the judges' join sheet and
-entering a paper judge sheet ("dommerseddel"). Every write is a service call."""
+"""The judges' tablets in the control room: their panel (with the last backup), the judges'
+join sheet and entering a paper judge sheet ("dommerseddel"). Every write is a service call."""
 
 from django.conf import settings
 from django.contrib import messages
@@ -44,8 +44,8 @@ def leaderboard_url(request, competition: Competition) -> str:
 QUIET_HIDDEN_SECONDS = 30 * 60
 
 
-def hall_context(request, competition: Competition, now) -> dict:
-    """What the hall panel shows: the tablets, the last backup, the judges' QR. Three
+def tablets_context(request, competition: Competition, now) -> dict:
+    """What the tablets panel shows: the tablets, the last backup, the judges' QR. Three
     queries."""
     url = judge_url(request, competition)
     status = backups.status()
@@ -64,13 +64,16 @@ def hall_context(request, competition: Competition, now) -> dict:
 
 
 @role_required(ADMIN)
-def hall_fragment(request, slug):
-    """The control room's hall panel alone: what its polling swaps in."""
+def tablets_panel(request, slug):
+    """The control room's tablets panel alone: what its polling swaps in."""
     competition = get_object_or_404(Competition, slug=slug)
     return render(
         request,
-        "judging/_control_hall.html",
-        {"competition": competition, "hall": hall_context(request, competition, timezone.now())},
+        "judging/_control_tablets.html",
+        {
+            "competition": competition,
+            "tablets_panel": tablets_context(request, competition, timezone.now()),
+        },
     )
 
 
@@ -81,7 +84,7 @@ def join_sheet(request, slug):
     judges, spectators = judge_url(request, competition), leaderboard_url(request, competition)
     return render(
         request,
-        "judging/hall_join.html",
+        "judging/join_sheet.html",
         {
             "competition": competition,
             "judge_url": judges,

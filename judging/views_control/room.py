@@ -9,12 +9,11 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from competition.models import Competition, Status, Team
-from competition.roles import ADMIN, role_required
+from competition.roles import ADMIN, staff_view
 from judging.forms import ClockCorrectForm, ClockStartForm
 from judging.models import Count
 from judging.selectors import counts_missing, objections_panel
 from judging.views_control.clock import clock_context
-from judging.views_control.common import competition_of
 from judging.views_control.tablets import tablets_context
 from scoring.formatting import format_hms
 
@@ -91,9 +90,8 @@ def _search(teams: list[Team], q: str) -> list[Team]:
     return [t for t in teams if q in t.name.casefold() or q == str(t.table)]
 
 
-@role_required(ADMIN)
-def room(request, slug):
-    competition = competition_of(slug)
+@staff_view(ADMIN, puzzles=True)
+def room(request, competition):
     teams = list(_teams(competition))
     for t in teams:
         t.last_hms = _hms(t.last_seconds)

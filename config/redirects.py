@@ -28,9 +28,9 @@ def moved(route: str, name: str):
 # /objections/ mixed the desk's filing, the head judge's resolving and finalising, the audit
 # CSV and the official results; each now lives with its audience.
 urlpatterns = [
-    moved("objections/<slug:slug>/new/", "objections_desk:new"),
+    moved("objections/<slug:slug>/new/", "desk:objection_new"),
     moved("objections/<slug:slug>/<id:pk>/resolve/", "control:objection_resolve"),
     moved("objections/<slug:slug>/finalise/", "control:finalise"),
-    moved("objections/<slug:slug>/official/", "results_desk:official"),
+    moved("objections/<slug:slug>/official/", "desk:official"),
     moved("objections/<slug:slug>/audit.csv", "control:audit_csv"),
 ]

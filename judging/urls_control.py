@@ -1,10 +1,10 @@
-"""The control room (admin role, checked per view), mounted under /control/."""
+"""The control room (admin role, checked per view), mounted under /control/ in the namespace
+`control` with scoring's big-screen panel (config/urls.py)."""
 
 from django.urls import path
 
 from judging.views_control import audit, clock, judges, logins, objections, room, tablets, teams
 
-app_name = "control"
 urlpatterns = [
     path("<slug:slug>/", room.room, name="room"),
     path("<slug:slug>/clock/start", clock.clock_start, name="clock_start"),

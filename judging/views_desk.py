@@ -50,7 +50,7 @@ def objection_new(request, competition):
                     _("Objection no. %(id)d from table %(table)d (%(name)s) is filed.")
                     % {"id": objection.pk, "table": team.table, "name": team.name},
                 )
-                return redirect("objections_desk:new", slug=competition.slug)
+                return redirect("desk:objection_new", slug=competition.slug)
     else:
         form = ObjectionForm(competition=competition, about=about, initial={"team": team_id})
     if request.htmx and request.method == "GET":

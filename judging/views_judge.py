@@ -197,7 +197,7 @@ def board(request, competition):
     slug = competition.slug
     # The tablet appends a request id and "/cancel" to `requests` (static/js/judge/undo.mjs).
     any_id = UUID(int=0)
-    requests = reverse("judging_api:request-cancel", args=[slug, any_id])
+    requests = reverse("api:request-cancel", args=[slug, any_id])
     context.update(
         all_tables=all_tables,
         config={
@@ -209,15 +209,15 @@ def board(request, competition):
             "puzzles": puzzles,
             "urls": {
                 "time": reverse("api-time"),
-                "finishes": reverse("judging_api:finishes", args=[slug]),
-                "counts": reverse("judging_api:counts", args=[slug]),
-                "teams": reverse("competition_api:teams", args=[slug]),
+                "finishes": reverse("api:finishes", args=[slug]),
+                "counts": reverse("api:counts", args=[slug]),
+                "teams": reverse("api:teams", args=[slug]),
                 "requests": requests.removesuffix(f"{any_id}/cancel"),
                 "board": reverse("judge:board_fragment", args=[competition.slug]),
                 "login": reverse("login"),
                 "logout": reverse("logout"),
                 "worker": reverse("judge:worker"),
-                "heartbeat": reverse("judging_api:tablet-heartbeat", args=[slug]),
+                "heartbeat": reverse("api:tablet-heartbeat", args=[slug]),
             },
             "version": settings.APP_VERSION,
             "texts": _texts(),

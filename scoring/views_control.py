@@ -53,7 +53,7 @@ def _write(request, competition, call, success):
         _refused(request, exc)
     else:
         messages.success(request, success)
-    return redirect("screen_control:screen", slug=competition.slug)
+    return redirect("control:screen", slug=competition.slug)
 
 
 @staff_view(ADMIN, competition=True, post=True)

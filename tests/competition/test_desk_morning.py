@@ -191,7 +191,7 @@ def test_an_edit_that_leaves_the_card_as_it_was_does_not_suggest_a_reprint(clien
     assert response["Location"] == desk_url()
 
 
-@pytest.mark.parametrize("name", ["objections_desk:new", "results_desk:official"])
+@pytest.mark.parametrize("name", ["desk:objection_new", "desk:official"])
 def test_the_objections_and_official_results_pages_have_the_desks_menu(client, day, name):
     html = client.get(reverse(name, args=[SLUG])).content.decode()
     menu = html[: html.index("<main")]

@@ -76,8 +76,8 @@ PAGES = {
     "control:logins": ("admin", CONTROL, "main h1"),
     "control:finalise": ("admin", CONTROL, "main h1"),
     "control:objection_resolve": ("admin", CONTROL, "main h1"),
-    "screen_control:screen": ("admin", CONTROL, "main h1"),
-    "screen_control:speaker": ("admin", CONTROL, "#feed-live"),
+    "control:screen": ("admin", CONTROL, "main h1"),
+    "control:speaker": ("admin", CONTROL, "#feed-live"),
     "control:judges": ("admin", CONTROL, "main h1"),
 }
 WRITE = "a POST-only write (answers a form on a page checked here)"
@@ -110,10 +110,10 @@ NOT_RENDERED = {
             "control:count_correct",
             "control:finish_correct",
             "control:finish_delete",
-            "screen_control:mode",
-            "screen_control:hold",
-            "screen_control:reveal_start",
-            "screen_control:reveal_next",
+            "control:screen_mode",
+            "control:screen_hold",
+            "control:reveal_start",
+            "control:reveal_next",
             "control:judge_password",
             "control:judge_revoke",
         )
@@ -122,7 +122,7 @@ NOT_RENDERED = {
 # Scroll containers that must not need scrolling at the sizes checked: the phone's board hides
 # columns so that the pieces stay in view, a board scrolled sideways hides them.
 MUST_FIT = [".board-wrap"]
-NAMESPACES = ("public", "judge", "control", "screen_control")
+NAMESPACES = ("public", "judge", "control")
 
 STATES = ("running", "stopped", "final")
 

@@ -33,7 +33,7 @@ def _ranking(competition):
     return [(row["team"]["name"], row["rank"], row["pieces"]) for row in body["standings"]]
 
 
-def test_defect_6_a_count_of_every_piece_cannot_rank_above_a_real_finish(
+def test_a_count_of_every_piece_cannot_rank_above_a_real_finish(
     competition, teams, judge, admin_user, start_clock, invalid
 ):
     """Hold 1 finished puzzle 1 early; Hold 2 finished puzzles 1 and 2. A "count" of all

@@ -114,9 +114,7 @@ def test_the_public_paths_cover_every_public_page():
 
 
 @pytest.mark.django_db
-def test_dead_redis_serves_every_public_page_defect_8(
-    settings, running, teams, closed_port, caplog
-):
+def test_dead_redis_serves_every_public_page(settings, running, teams, closed_port, caplog):
     use_redis_at(settings, closed_port)
     client = Client(raise_request_exception=False)
     with caplog.at_level(logging.WARNING):

@@ -1,4 +1,4 @@
-"""Old addresses that moved (issue 12): a GET or HEAD answers 301 to the new address, any
+"""Old addresses that moved: a GET or HEAD answers 301 to the new address, any
 other method 308, so that a form posted from a page loaded before the move still lands (308
 keeps the method and the body). The query string goes along."""
 

@@ -38,7 +38,7 @@ class ClockCorrectForm(forms.Form):
 
 
 class FinishCorrectForm(MissingSpotsMixin, ReasonForm):
-    """The time and the missing pieces with the tablet's picker (issue 15), and a reason."""
+    """The time and the missing pieces with the tablet's picker, and a reason."""
 
     time = HmsField(label=gettext_lazy("Time (h:mm:ss)"))
     field_order = ["time", "lone", "reason"]
@@ -72,7 +72,7 @@ class JudgeLoginForm(forms.Form):
     )
 
 
-# --- entering a paper sheet in the control room (issue 13) ----------------------------------
+# --- entering a paper sheet in the control room ----------------------------------
 class PaperFinishForm(forms.Form):
     puzzle = forms.IntegerField(min_value=1, max_value=10_000, widget=forms.HiddenInput)
     time = HmsField(label=gettext_lazy("Time (h:mm:ss)"))

@@ -29,8 +29,8 @@ class BoardCard:
     latest_finish_position: int | None
     counted: int | None  # placed pieces of the count, once counted
     warnings: int
-    # The second count (DESIGN.md `second_count`): the count's id and who counted it, and
-    # whether it waits for a second count (`unconfirmed`) or the two counts differ.
+    # The second count (docs/contracts.md "The second count"): the count's id and who counted it,
+    # and whether it waits for a second count (`unconfirmed`) or the two counts differ.
     count_id: int | None = None
     counted_by: int | None = None
     unconfirmed: bool = False
@@ -43,7 +43,7 @@ class BoardCard:
 
 def counts_missing(competition: Competition, teams: list[Team] | None = None) -> list[Team]:
     """R9: the competing teams with an unfinished puzzle and no count, in table order (two
-    queries; `id`, `name`, `table` only). Finalise waits for them (DESIGN.md).
+    queries; `id`, `name`, `table` only). Finalise waits for them (docs/contracts.md).
 
     With `teams` already loaded (annotated `n_finished`, `has_count`; the competition's
     puzzles prefetched, as the control room has them), the same rule without a query."""
@@ -127,7 +127,7 @@ def judge_board(competition: Competition, *, tables: list[int] | None = None) ->
     return cards
 
 
-# --- the judges' tablets (issue 13) ------------------------------------------------------
+# --- the judges' tablets ------------------------------------------------------
 TABLET_QUIET_SECONDS = 60  # not heard from for a minute: amber
 TABLET_LOST_SECONDS = 300  # not heard from for five minutes with taps waiting: red
 
@@ -237,13 +237,13 @@ def finalise_blockers_now(competition: Competition, now) -> list[dict]:
         )
     if found["counts_missing"]:
         out.append({"code": "counts_missing", "teams": found["counts_missing"]})
-    unconfirmed = counts_unconfirmed(competition)  # DESIGN.md `second_count`
+    unconfirmed = counts_unconfirmed(competition)  # docs/contracts.md "The second count"
     if unconfirmed:
         out.append({"code": "counts_unconfirmed", "teams": unconfirmed})
     return out
 
 
-# --- the audit log, as sentences (issue 15) -------------------------------------------------
+# --- the audit log, as sentences -------------------------------------------------
 def audit_rows(entries) -> list[dict]:
     """Each entry as a Danish sentence with its changes before → after in words."""
     users: dict = {}
@@ -295,7 +295,7 @@ def finalise_blockers(competition: Competition) -> dict:
 
     {"open_objections": [Objection], "counts_missing": [Team], "taps_waiting": [Tablet]}:
     four queries. A team competes unless withdrawn or disqualified; check-in never matters
-    here (DESIGN.md).
+    here (docs/contracts.md).
     """
     open_objections = list(
         Objection.objects.filter(team__competition=competition, decision=Objection.Decision.OPEN)

@@ -1,5 +1,5 @@
 """The judge's pages (R5, R8, R9, R10, R14): the tablet's board, its htmx fragment, the
-worker, and the paper judge sheets for when a tablet dies (issue 13)."""
+worker, and the paper judge sheets for when a tablet dies."""
 
 from pathlib import Path
 from uuid import UUID
@@ -58,7 +58,7 @@ def _texts() -> dict:
         "count_result": _("= %(n)s pieces count"),
         "undo_label": _("Undo puzzle %(n)s (%(time)s)"),
         "saved_note": _("Saved ✓ Table %(table)s · puzzle %(n)s · %(time)s · %(deducted)s"),
-        # issue 21 point 9: a tap the server has not answered is not "saved"
+        # A tap the server has not answered is not "saved"
         "noted_note": _(
             "Noted on the tablet – sent when there is a connection · Table %(table)s · puzzle "
             "%(n)s · %(time)s · %(deducted)s"

@@ -264,7 +264,7 @@ def check_count(pieces_of_puzzle: int, counted: int) -> int:
 
     0, or at least 3 (only groups of at least 3 joined pieces count), and fewer than the
     puzzle's pieces: R9 counts a puzzle "not fully finished", so every piece placed is a
-    finish (R5), which the judge registers as one, with its time (issue 11: counted, it would
+    finish (R5), which the judge registers as one, with its time (counted, it would
     rank the team by its earlier finish above a team that really finished the puzzle).
     """
     check_count_size(counted)
@@ -283,8 +283,8 @@ def check_count(pieces_of_puzzle: int, counted: int) -> int:
 
 
 def check_second_count(first: int, second: int) -> int:
-    """DESIGN.md `second_count` (R9): a second judge's blind count confirms the first only
-    when the two are equal; returns it. Different numbers ask for a recount."""
+    """docs/contracts.md "The second count" (R9): a second judge's blind count confirms the first
+    only when the two are equal; returns it. Different numbers ask for a recount."""
     if first != second:
         raise RuleViolation(
             "count_differs",

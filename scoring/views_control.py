@@ -1,4 +1,4 @@
-"""The control room's big-screen panel ("Storskærm", issue 14): what every `/<slug>/screen/`
+"""The control room's big-screen panel ("Storskærm"): what every `/<slug>/screen/`
 shows, the hold of the final order, the prize-giving reveal, and a preview of the screen.
 Admin only; every write is a service call (competition.services.screen)."""
 

@@ -12,7 +12,7 @@ from competition.roles import DESK, staff_view
 @staff_view(DESK, competition=True)
 def cards(request, competition):
     """Print-ready table cards, two A5 cards per A4 sheet, each with a QR code to the team page
-    at the address phones open (PUBLIC_URL, the hall's under `make hall`; issue 21)."""
+    at the address phones open (PUBLIC_URL, the hall's under `make hall`)."""
     chosen = [n for n in map(whole_number, request.GET.getlist("team")) if n is not None]
     if chosen:
         teams = selectors.team_list(competition=competition, pks=chosen)

@@ -98,7 +98,7 @@ def _import_mapping(data) -> dict[int, str]:
 
 
 def _import_page(request, context):
-    """The import page; with a preview, its columns with how each is read (issue 15)."""
+    """The import page; with a preview, its columns with how each is read."""
     preview = context.get("preview")
     if preview is not None:
         numbers = [int(c["key"].split(":")[1]) for c in preview.columns if c["key"]]

@@ -45,10 +45,10 @@ def _desk_context(request, competition: Competition) -> dict:
     shown = [t for t in teams if _matches(t, q) and FILTERS.get(f, lambda t: True)(t)]
     now = timezone.now()
     past_deadline = now >= competition.check_in_deadline
-    if past_deadline:  # issue 21: after the deadline the missing teams first (stable: by table)
+    if past_deadline:  # After the deadline the missing teams first (stable: by table)
         shown.sort(key=lambda t: not _missing(t))
     # A team just registered (a walk-in at table 41) first and marked; one just edited whose
-    # table card is out of date: the reprint suggestion (issue 21).
+    # table card is out of date: the reprint suggestion.
     added = whole_number(request.GET.get("added", ""))
     for index, team in enumerate(shown):
         if team.pk == added:
@@ -108,7 +108,7 @@ def _row_answer(request, competition: Competition, team: Team, status: str = "")
 
 
 def _team_action(service, status, **extra):
-    """A one-tap write on a team's row; `status(team)` says what was done (issue 21: the
+    """A one-tap write on a team's row; `status(team)` says what was done (the
     desk sees that a fee was marked paid)."""
 
     @staff_view(DESK, competition=True, post=True)
@@ -172,7 +172,7 @@ def _withdraw_action(service, message):
         try:
             service(team=team, by=request.user)
             messages.success(request, message % {"team": team.name})
-        except Refusal as refusal:  # after the start: the head judge's (issue 11)
+        except Refusal as refusal:  # after the start: the head judge's
             messages.error(request, refusal.message)
         except ValidationError as error:  # an admin here after the start: no reason field
             for text in error.messages:
@@ -195,7 +195,7 @@ def _card_text(team: Team) -> tuple:
 
 def _competition_day(competition: Competition) -> bool:
     """The competition is today (local time) and its clock has not started: a team registered
-    at the desk now is here (a walk-in), checked in as it registers (issue 21)."""
+    at the desk now is here (a walk-in), checked in as it registers."""
     today = timezone.localdate()
     return timezone.localdate(competition.starts_at) == today and not competition.started_at
 
@@ -283,7 +283,7 @@ def team_edit(request, competition, pk):
 @staff_view(DESK, competition=True)
 def missing(request, competition):
     """After the check-in deadline (R2): the teams not here, with the contact's phone, to call
-    round or print (issue 21, "Mangler")."""
+    round or print ("Mangler")."""
     return render(
         request,
         "competition/desk_missing.html",

@@ -20,7 +20,7 @@ def silence(seconds: int) -> str:
 
 @register.filter
 def table_ranges(tables) -> str:
-    """The tables a judge chose, as a person writes them: "1–8, 12" (issue 21 point 8)."""
+    """The tables a judge chose, as a person writes them: "1–8, 12"."""
     numbers = sorted({int(t) for t in tables or []})
     runs: list[list[int]] = []
     for n in numbers:

@@ -1,5 +1,5 @@
 """The audit log in the control room: the page with its filters, and the CSV for a
-spreadsheet. Both in sentences and words (issue 15)."""
+spreadsheet. Both in sentences and words."""
 
 from django.contrib.auth import get_user_model
 from django.http import HttpResponse
@@ -79,7 +79,7 @@ def audit_csv(request, competition):
         ]
     )
     users: dict = {}
-    for e in entries:  # in sentences and words, as on the log page (issue 15)
+    for e in entries:  # in sentences and words, as on the log page
         if e.user_id:
             e.user = users.setdefault(e.user_id, e.user)
         text = audit_text.describe(e)

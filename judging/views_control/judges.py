@@ -1,4 +1,4 @@
-"""The judges page (issue 21 point 3): make judge logins (passwords validated, or strong
+"""The judges page: make judge logins (passwords validated, or strong
 ones made), print a login slip per judge (username, password, the judge page's QR code at
 the hall's address) and revoke a lost tablet (its tokens and sessions). Head judge only;
 every write is a service call. A password is shown once, on the slip page that answers the

@@ -1,4 +1,4 @@
-"""Logins locked by too many wrong passwords (login throttling, DESIGN.md "Running")."""
+"""Logins locked by too many wrong passwords (login throttling, docs/contracts.md "Running")."""
 
 import logging
 

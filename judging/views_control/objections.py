@@ -70,7 +70,7 @@ def objection_resolve_page(request, competition, pk):
             "form": form,
             "finishes": team.finishes.select_related("puzzle").order_by("puzzle__position"),
             "count": Count.objects.filter(team=team).select_related("puzzle").first(),
-            "audit": team_audit(team, 20),  # in sentences, as the change log (issue 15)
+            "audit": team_audit(team, 20),  # in sentences, as the change log
             "warnings": team.warnings.select_related("given_by"),
         },
     )

@@ -63,7 +63,7 @@ def _local_input(moment: datetime) -> str:
     return timezone.localtime(moment).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%S")
 
 
-# Issue 21 point 8: the start corrected by a button, not by typing a date-time to the second.
+# The start corrected by a button, not by typing a date-time to the second.
 SHIFTS = (-30, 30)
 
 
@@ -83,7 +83,7 @@ def _shifts(started_at: datetime) -> list[dict]:
 
 
 def _search(teams: list[Team], q: str) -> list[Team]:
-    """Issue 21 point 8: the team table found by a table number or a part of the name."""
+    """The team table found by a table number or a part of the name."""
     q = q.strip().casefold()
     if not q:
         return teams
@@ -112,14 +112,14 @@ def room(request, competition):
         "remaining_hms": _hms(competition.remaining_seconds(now)),
         "server_ms": int(now.timestamp() * 1000),
         "start_form": ClockStartForm(initial={"started_at": _local_input(now)}),
-        # DAY.md: started 30 seconds late, the head judge corrects the start (R4); only
+        # docs/day.md: started 30 seconds late, the head judge corrects the start (R4); only
         # while nothing is registered, whose times are measured from the start.
         "correct_form": (
             ClockCorrectForm(initial={"started_at": _local_input(competition.started_at)})
             if status == Status.RUNNING and not registered
             else None
         ),
-        **clock_context(competition, teams, now),  # issue 15
+        **clock_context(competition, teams, now),
     }
     if context["correct_form"] is not None:
         context["shifts"] = _shifts(competition.started_at)

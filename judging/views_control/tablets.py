@@ -38,7 +38,7 @@ def leaderboard_url(request, competition: Competition) -> str:
     return absolute_url(request, reverse("public:leaderboard", args=[competition.slug]))
 
 
-# Issue 21 point 8: a tablet quiet this long with nothing waiting is put away (a judge who
+# A tablet quiet this long with nothing waiting is put away (a judge who
 # went home, a tablet swapped); one with taps waiting always stays in sight.
 QUIET_HIDDEN_SECONDS = 30 * 60
 

@@ -1,5 +1,5 @@
 """One team in the control room: its page, the corrections of its finishes and count,
-warnings (R14), disqualification (R18) and withdrawal (issue 11). Every write is a service
+warnings (R14), disqualification (R18) and withdrawal. Every write is a service
 call; a refusal comes back as a message, a form's errors on the team page."""
 
 from django.contrib import messages
@@ -104,7 +104,7 @@ def _invalid(request, competition, team, form_key, form):
 
 def _reason_action(service, success, prefix: str):
     """A team action that needs only a reason: a warning (R14), disqualify, reinstate (R18),
-    withdraw or undo it (after the start the head judge's, issue 11)."""
+    withdraw or undo it (after the start the head judge's)."""
 
     @staff_view(ADMIN, puzzles=True, post=True)
     def view(request, competition, pk):

@@ -1,4 +1,4 @@
-"""Issue 21 points 6 and 7 and "what it must do" 4: the desk's list and its morning.
+"""The desk's list and its morning.
 
 The lit filter pill follows the filter; a fee marked paid says so, and unmarking it is a
 visible button (no hover tooltip: none on touch); a walk-in registered on the day is checked

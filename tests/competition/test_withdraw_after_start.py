@@ -1,4 +1,4 @@
-"""Withdrawing a team (issue 11, defect 13): the desk's before the clock starts (a no-show);
+"""Withdrawing a team: the desk's before the clock starts (a no-show);
 after it the head judge's (admin), with a reason, audited, from the control room.
 
 The desk is refused with 409 `already_started` (a refusal of the current state: the same desk

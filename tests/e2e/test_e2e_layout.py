@@ -1,4 +1,4 @@
-"""Every screen fits its screen (issue 21, "What it must do" 5): the layout check.
+"""Every screen fits its screen: the layout check.
 
 Every public page, the judge's page and the control room's pages are rendered in Chromium at
 the sizes they are used at, for a championship of 60 teams with long names and long puzzle
@@ -307,7 +307,7 @@ TV_PAGE = """() => {
 def test_the_cafe_tv_shows_18_teams_a_page_with_every_column(
     browser, live_server, layout_users, size, shot
 ):
-    """Issue 21, point 10: at 1920x1080 the bars ran off the right edge, "Sidst færdig" never
+    """At 1920x1080 the bars ran off the right edge, "Sidst færdig" never
     showed and a page held 9 teams (60 teams: seven pages, a minute's wait for a family)."""
     width, height = TV[size]
     competition = championship("running", layout_users["admin"])

@@ -1,4 +1,4 @@
-"""Issue 15 points 7 and 8: the start names what is odd; a mistaken stop can be undone."""
+"""The start names what is odd; a mistaken stop can be undone."""
 
 from datetime import timedelta
 

@@ -1,4 +1,4 @@
-"""The head judge's control room, walked again (issue 21 point 8): the start corrected by
+"""The head judge's control room, walked again: the start corrected by
 "−30 s" / "+30 s"; the tablets panel names the tables a judge chose and puts away tablets
 quiet for long; a count that differs links to its team and says who settles it; the team
 table can be searched."""
@@ -171,7 +171,7 @@ def test_search_keeps_the_room_in_fixed_queries(
         client.get(reverse("control:room", args=[SLUG]) + "?q=1")
 
 
-# --- the Danish of these pages (issue 21 item 7) ----------------------------------------
+# --- the Danish of these pages ----------------------------------------
 def test_danish_of_the_control_room_and_the_judge_page(
     client, admin_user, judge, competition, teams
 ):

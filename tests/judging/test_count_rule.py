@@ -1,4 +1,4 @@
-"""R9 everywhere (issue 11, defect 6): a count is below the unfinished puzzle's pieces.
+"""R9 everywhere: a count is below the unfinished puzzle's pieces.
 
 A count of every piece is a finish: counted, it ranked the team by its earlier finish above
 a team that really finished that puzzle. Every path that records or corrects a count (the

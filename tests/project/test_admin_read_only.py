@@ -1,7 +1,7 @@
-"""The Django admin is read-only for competition data (DESIGN.md "Architecture", issue 11
-defect 7): no add, change or delete, for superusers too, and no action that writes; every
-write goes through the services (rules, audit entry, standings version). The `admin` role
-(the head judge) may log in and look."""
+"""The Django admin is read-only for competition data (docs/architecture.md "A write"): no add,
+change or delete, for superusers too, and no action that writes; every write goes through the
+services (rules, audit entry, standings version). The `admin` role (the head judge) may log in and
+look."""
 
 from datetime import timedelta
 from uuid import uuid4

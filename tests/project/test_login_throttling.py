@@ -28,7 +28,7 @@ def test_a_few_typos_do_not_lock_a_judge_out(client):
     assert client.session["_auth_user_id"]
 
 
-# --- behind the TLS proxy (DESIGN.md "Running"; issue 11 defect 9) ------------------------
+# --- behind the TLS proxy (docs/contracts.md "Running") ------------------------
 PROXY = "10.0.0.2"  # every request reaches the app from the proxy
 
 

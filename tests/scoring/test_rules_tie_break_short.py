@@ -1,4 +1,4 @@
-"""R11's tie-break told from the team behind, for a phone's row (issues 15 and 21): ahead of
+"""R11's tie-break told from the team behind, for a phone's row: ahead of
 whom it is placed and by how much, in one place (rules.tie_break) and one sentence."""
 
 import pytest

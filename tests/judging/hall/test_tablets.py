@@ -1,4 +1,4 @@
-"""The judges' tablets report their health (issue 13, DESIGN.md `tablets/heartbeat`), the
+"""The judges' tablets report their health (docs/offline.md "Heartbeat"), the
 control room lists them, and finalise refuses `taps_waiting` until the tablet reports an
 empty outbox, unless the head judge overrides with a reason (audited)."""
 

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 SLUG = "dm-2026"
 
 
-# The pages of the old /objections/ by their new names (issue 12): the desk files and
+# The pages of the old /objections/ by their new names: the desk files and
 # prints, the control room resolves, finalises and exports the audit log.
 NAMES = {
     "new": "desk:objection_new",

@@ -17,7 +17,7 @@ load, all in one run.
    endpoint's figures and proves in the database that every finish is there exactly once.
    The chaos part: during the day the bench kills its redis-server, waits a few seconds and
    starts it again, while a watcher polls every public page; every answer must still be a
-   success (the cache is an optimisation: DESIGN.md "Running") and no finish may be lost.
+   success (the cache is an optimisation: docs/contracts.md "Running") and no finish may be lost.
 
 The server is stopped at the end, whatever happens. Exit status 1 on any error, a lost,
 doubled or changed finish, or a standings JSON ratio below 0.8 (the other ratios below
@@ -555,7 +555,7 @@ def served_standings_match(base: str) -> tuple[bool, str]:
     """After the load, the standings a spectator gets show every finish in the database."""
     import json
 
-    from django.db.models import Count
+    from django.db.models import Count as CountOf
 
     from competition.models import Team
 
@@ -565,7 +565,7 @@ def served_standings_match(base: str) -> tuple[bool, str]:
     served = {row["team"]["id"]: row["finished"] for row in body["standings"]}
     stored = dict(
         Team.objects.filter(competition__slug=SLUG)
-        .annotate(n=Count("finishes"))
+        .annotate(n=CountOf("finishes"))
         .values_list("id", "n")
     )
     differ = [t for t in stored if served.get(t) != stored[t]]
@@ -820,7 +820,7 @@ def main() -> int:  # noqa: C901, PLR0915 - one run, told in order
                 print(f"  (could not drop {DB_NAME}: {exc})")
 
     failed = False
-    missed = []  # the 0.8 targets missed (only the standings JSON's fails the run: issue 3)
+    missed = []  # the 0.8 targets missed (only the standings JSON's fails the run)
     floor = (results[0][1]["rps"] + results[-1][1]["rps"]) / 2
     print(
         f"\n== Results, one endpoint at a time ({args.connections} connections, best of "

@@ -1,4 +1,4 @@
-"""HTTP API for competitions, their puzzle sequence and teams (DESIGN.md).
+"""HTTP API for competitions, their puzzle sequence and teams (docs/contracts.md).
 
 Members, guardians and contact details only for desk and admin; the public sees a
 team's id, name, table and whether it still competes.
@@ -74,7 +74,7 @@ class CompetitionOutSerializer(serializers.ModelSerializer):
     def to_representation(self, obj):
         data = super().to_representation(obj)
         if not obj.motifs_public() and not self.context.get("staff"):
-            for puzzle in data["puzzles"]:  # DAY.md: secret until the clock starts
+            for puzzle in data["puzzles"]:  # docs/day.md: secret until the clock starts
                 puzzle["title"] = puzzle["brand"] = ""
         return data
 

@@ -15,7 +15,7 @@ from competition import audit_actions
 from competition.audit import ERASED
 from competition.audit_actions import ACTIONS
 from competition.roles import user_roles
-from scoring.rules import format_hms
+from scoring.formatting import format_hms
 
 # The action as a word for the filter and the CSV (unknown actions read "Ændring"): the
 # registry's labels (competition/audit_actions.py).

@@ -1,4 +1,4 @@
-"""`Authorization: Token KEY` with django-rest-knox's hashed tokens (DESIGN.md "The HTTP
+"""`Authorization: Token KEY` with django-rest-knox's hashed tokens (docs/contracts.md "The HTTP
 API"): a key that is not text answers 401 like any wrong key, never 500."""
 
 from drf_spectacular.contrib.knox_auth_token import KnoxTokenScheme

@@ -1,4 +1,4 @@
-"""Cells of the exports a spreadsheet opens (CSV, XLSX): no formula injection (DESIGN.md).
+"""Cells of the exports a spreadsheet opens (CSV, XLSX): no formula injection (docs/contracts.md).
 
 A text that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is a formula to
 Excel and LibreOffice (`=HYPERLINK(...)` as a team name would send a click, with the cells

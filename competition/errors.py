@@ -1,4 +1,4 @@
-"""Refusals: the rules say no in the current state (HTTP 409 with a code, DESIGN.md)."""
+"""Refusals: the rules say no in the current state (HTTP 409 with a code, docs/contracts.md)."""
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
@@ -10,7 +10,8 @@ from rest_framework.views import exception_handler
 
 
 class Refusal(Exception):
-    """A rule refuses this write now. `code` is DESIGN.md's 409 code; nothing was written."""
+    """A rule refuses this write now. `code` is a 409 code of docs/contracts.md "The HTTP API";
+    nothing was written."""
 
     def __init__(self, code: str, message, **extra):
         super().__init__(str(message))
@@ -24,7 +25,7 @@ class Refusal(Exception):
 
 class Vanished(Http404):
     """The record is gone: deleted between the view's read and the service's lock (an undo,
-    a void, a second delete at the same moment; DESIGN.md "The edges that stay true"). A
+    a void, a second delete at the same moment; docs/contracts.md "The edges that stay true"). A
     404 with a sentence for a person, never a 500; nothing was written."""
 
     def __init__(self, message):

@@ -1,4 +1,4 @@
-"""The two form fields every form that takes a clock time or missing spots uses (issue 12).
+"""The two form fields every form that takes a clock time or missing spots uses.
 
 They check only the shape and have one message each; the rules (a time within the
 competition, pieces that fit the puzzle, R8) stay with the services and scoring/rules.py.

@@ -3,7 +3,7 @@
 
 Python's own checks accept far more than a person types: `"²".isdigit()` is True and then
 `int("²")` fails (a 500), `int("٣")` is 3, `int(" 1_000 ")` is 1000, and 30 digits overflow
-every database column. DESIGN.md ("The HTTP API"): a number that is not a plain whole number
+every database column. docs/contracts.md ("The HTTP API"): a number that is not a plain whole number
 in range is a 400 on the API; a page ignores it (or says so); nothing answers 500.
 """
 
@@ -91,7 +91,7 @@ def redirect_next(request, default: str) -> HttpResponseRedirect:
     return HttpResponseRedirect(default)
 
 
-# --- JSON bodies (DESIGN.md: over 64 KB -> 413; too deep or not valid Unicode -> 400) --------
+# --- JSON bodies (docs/contracts.md: over 64 KB -> 413; too deep, not Unicode -> 400) -------
 MAX_JSON_BYTES = 64 * 1024
 MAX_JSON_DEPTH = 8  # the deepest real body: {"members": [{"name": ...}]} is 3
 
@@ -153,7 +153,8 @@ def _too_deep(text: str) -> bool:
 
 
 class JSONParser(parsers.JSONParser):
-    """DRF's JSON parser with DESIGN.md's limits; the API's default (settings.REST_FRAMEWORK)."""
+    """DRF's JSON parser with the limits of docs/contracts.md "The HTTP API"; the API's default
+    (settings.REST_FRAMEWORK)."""
 
     def parse(self, stream, media_type=None, parser_context=None):
         parser_context = parser_context or {}

@@ -56,7 +56,7 @@ def validate_plausible_start(value: datetime) -> None:
 
 
 class ScreenMode(models.TextChoices):
-    """What the big screen shows (issue 14), chosen in the control room."""
+    """What the big screen shows, chosen in the control room."""
 
     STANDINGS = "standings", _("Standings")
     COUNTDOWN = "countdown", _("Countdown to the start")
@@ -76,11 +76,11 @@ class Competition(models.Model):
     max_at_table = models.PositiveSmallIntegerField(
         _("puzzlers at the table at most"), default=4, validators=[MinValueValidator(1)]
     )
-    # DAY.md: the organiser may keep the motifs off public pages until the clock starts.
+    # docs/day.md: the organiser may keep the motifs off public pages until the clock starts.
     hide_motifs = models.BooleanField(
         _("hide the motifs on public pages until the start"), default=False
     )
-    # DESIGN.md `second_count`: every count needs a second, blind count before finalise.
+    # docs/contracts.md "The second count": every count needs a second, blind count before finalise.
     second_count = models.BooleanField(_("every count is checked by a second judge"), default=True)
     # The clock (R4, R10): started by an admin; ends by itself at start + duration.
     started_at = models.DateTimeField(_("clock started"), null=True, blank=True)
@@ -89,7 +89,7 @@ class Competition(models.Model):
     finalised_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    # The big screen (issue 14): its mode rides on the standings version, like the standings.
+    # The big screen: its mode rides on the standings version, like the standings.
     screen_mode = models.CharField(
         _("big screen shows"), max_length=12, choices=ScreenMode.choices, default="standings"
     )
@@ -318,8 +318,8 @@ class ImportPreview(models.Model):
 class AuditEntry(models.Model):
     """Who changed what, when, with the record before and after (WCA Live #277).
 
-    The ground floor keeps the log for every app (DESIGN.md "Layout"); the table keeps its
-    first name. `objection_id` names the objection a correction decided: a plain number, so
+    The ground floor keeps the log for every app (docs/architecture.md "Floors"); the table keeps
+    its first name. `objection_id` names the objection a correction decided: a plain number, so
     that this floor knows nothing of judging's models (an objection is never deleted).
     """
 

@@ -1,4 +1,4 @@
-"""Passwords everyone knows: the demo's, which the README prints (issue 20 point 1).
+"""Passwords everyone knows: the demo's, which the README prints.
 
 `make run` makes the demo logins with them; `make hall` refuses to start while any login
 still has one (config/hall.py), and with DEBUG off no way of making a login accepts one

@@ -1,4 +1,4 @@
-"""The hall's files are its owner's alone (DESIGN.md "Personal data and the hall's files"):
+"""The hall's files are its owner's alone (docs/contracts.md "Personal data and the hall's files"):
 0600 files in 0700 folders, whatever the umask. settings.py sets the process's umask to
 077, so a file any library creates (SQLite's database, -wal and -shm, gunicorn's access log)
 is born private; these helpers say so where the app creates a file itself, and `tighten`

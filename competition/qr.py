@@ -1,6 +1,6 @@
 """Addresses phones and tablets can open, and their QR codes (segno, drawn as inline SVG).
 
-The one place for absolute addresses (issue 21): every QR code and shared link (the table
+The one place for absolute addresses: every QR code and shared link (the table
 cards, the team page's share link, the judges' join sheet, the big screen) is `absolute_url`;
 a print page warns when `only_here` says its address is the laptop's own."""
 

@@ -4,7 +4,10 @@ from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.views.decorators.http import require_POST
 from rest_framework.permissions import BasePermission
+
+from competition.selectors import competition_get
 
 JUDGE, DESK, ADMIN = "judge", "desk", "admin"
 ROLES = (JUDGE, DESK, ADMIN)
@@ -30,34 +33,39 @@ def has_role(user, *roles: str) -> bool:
     return bool(user_roles(user) & set(roles))
 
 
-def role_required(*roles: str):
-    """View decorator: anonymous -> login page; logged in without the role -> 403."""
+def staff_view(
+    *roles: str,
+    competition: bool = False,
+    puzzles: bool = False,
+    related: tuple[str, ...] = (),
+    post: bool = False,
+):
+    """The one decorator of a staff page, checked in this order: anonymous -> the login page;
+    logged in without one of `roles` (admin holds them all) -> 403; with `post`, any other
+    method -> 405; with `competition` (or `puzzles`: with its sequence prefetched, or
+    `related`: these foreign keys joined), the competition of the URL's `slug` (404 if none)
+    is passed to the view as `competition` instead of `slug`."""
 
     def decorator(view):
+        def load(request, *args, **kwargs):
+            if competition or puzzles or related:
+                slug = kwargs.pop("slug")
+                kwargs["competition"] = competition_get(slug=slug, puzzles=puzzles, related=related)
+            return view(request, *args, **kwargs)
+
+        inner = require_POST(load) if post else load
+
         @wraps(view)
         def wrapper(request, *args, **kwargs):
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             if not has_role(request.user, *roles):
                 raise PermissionDenied
-            return view(request, *args, **kwargs)
+            return inner(request, *args, **kwargs)
 
         return wrapper
 
     return decorator
-
-
-class RoleMixin:
-    """Class-based view version of role_required: set `roles = (DESK,)`."""
-
-    roles: tuple[str, ...] = ()
-
-    def dispatch(self, request, *args, **kwargs):
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not has_role(request.user, *self.roles):
-            raise PermissionDenied
-        return super().dispatch(request, *args, **kwargs)
 
 
 def _permission(*roles: str) -> type[BasePermission]:

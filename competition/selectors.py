@@ -17,10 +17,13 @@ __all__ = [
 ]
 
 
-def competition_get(*, slug: str, puzzles: bool = False) -> Competition:
-    """The competition of the URL (404 if none); `puzzles`: with its sequence prefetched."""
+def competition_get(
+    *, slug: str, puzzles: bool = False, related: tuple[str, ...] = ()
+) -> Competition:
+    """The competition of the URL (404 if none); `puzzles`: with its sequence prefetched;
+    `related`: these foreign keys joined (`select_related`)."""
     queryset = Competition.objects.prefetch_related("puzzles") if puzzles else Competition.objects
-    return get_object_or_404(queryset, slug=slug)
+    return get_object_or_404(queryset.select_related(*related) if related else queryset, slug=slug)
 
 
 def team_get(*, competition: Competition, pk: int) -> Team:

@@ -2,7 +2,6 @@ from django.urls import path
 
 from competition import api
 
-app_name = "competition_api"
 urlpatterns = [
     path("competitions/", api.CompetitionListView.as_view(), name="competitions"),
     path("competitions/<slug:slug>/", api.CompetitionDetailView.as_view(), name="competition"),

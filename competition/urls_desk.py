@@ -1,10 +1,10 @@
-"""The desk (desk and admin roles) and the setup pages (admin). Access is checked per view."""
+"""The desk (desk and admin roles) and the setup pages (admin). Access is checked per view.
+The namespace `desk` holds judging's and scoring's desk pages too (config/urls.py)."""
 
 from django.urls import path
 
 from competition import views_desk as v
 
-app_name = "desk"
 urlpatterns = [
     path("new/", v.competition_new, name="competition_new"),
     path("<slug:slug>/", v.teams, name="teams"),

@@ -1,7 +1,7 @@
 """The Django admin: the head judge looks things up here, and changes nothing.
 
 Competition data is written only by the services (rules, one transaction, an audit entry,
-the standings version bumped: DESIGN.md "Architecture"), so every competition and judging
+the standings version bumped: docs/architecture.md), so every competition and judging
 model is registered read-only (competition/admin.py `ReadOnlyAdmin`), for superusers too, and
 without actions. The `admin` role
 (the head judge's login from `create_staff`) may log in and view; Django's staff flag is

@@ -1,9 +1,12 @@
-"""One API router: /api/v1/ from each app's urls_api, the schema and its docs."""
+"""One API router: /api/v1/ from each app's urls_api in one namespace `api`, the schema and
+its docs."""
 
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+import competition.urls_api
 import judging.urls_api
+import scoring.urls_api
 from config import views
 
 urlpatterns = [
@@ -15,8 +18,16 @@ urlpatterns = [
         name="api-docs",
     ),
     path("v1/time", views.ServerTime.as_view(), name="api-time"),
-    path("v1/", include("competition.urls_api")),
-    path("v1/", include("judging.urls_api")),
-    path("v1/", include("scoring.urls_api")),
-    path("v1/", include(judging.urls_api.objections_urls)),
+    path(
+        "v1/",
+        include(
+            (
+                competition.urls_api.urlpatterns
+                + judging.urls_api.urlpatterns
+                + scoring.urls_api.urlpatterns
+                + judging.urls_api.objections_urlpatterns,
+                "api",
+            )
+        ),
+    ),
 ]

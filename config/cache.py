@@ -1,4 +1,4 @@
-"""The shared cache (Redis) as an optimisation only (DESIGN.md "Running").
+"""The shared cache (Redis) as an optimisation only (docs/contracts.md "Running").
 
 `FallbackRedisCache` is Django's Redis backend with short socket timeouts (settings) and
 one change: when Redis fails (refused, reset, timed out), the call is logged and answered

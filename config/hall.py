@@ -28,7 +28,7 @@ from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # gunicorn's access log without the query string or the referring page: `?q=` of the desk's
-# search holds a child's name (DESIGN.md: logs never record a staff page's query string).
+# search holds a child's name (docs/contracts.md: logs never record a staff page's query string).
 ACCESS_LOG_FORMAT = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(B)s %(L)s'
 VIRTUAL = ("docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "tun", "tap", "wg", "lo")
 

@@ -1,4 +1,4 @@
-"""The client's address, also behind the TLS proxy (DESIGN.md "Running").
+"""The client's address, also behind the TLS proxy (docs/contracts.md "Running").
 
 Behind `TRUSTED_PROXIES` proxies (`SECURE_PROXY=1`: default 1) the client's address is the
 one the last of them appended to X-Forwarded-For, counted from the right: whatever a client

@@ -1,4 +1,4 @@
-"""Old addresses that moved (issue 12): a GET or HEAD answers 301 to the new address, any
+"""Old addresses that moved: a GET or HEAD answers 301 to the new address, any
 other method 308, so that a form posted from a page loaded before the move still lands (308
 keeps the method and the body). The query string goes along."""
 
@@ -28,9 +28,9 @@ def moved(route: str, name: str):
 # /objections/ mixed the desk's filing, the head judge's resolving and finalising, the audit
 # CSV and the official results; each now lives with its audience.
 urlpatterns = [
-    moved("objections/<slug:slug>/new/", "objections_desk:new"),
+    moved("objections/<slug:slug>/new/", "desk:objection_new"),
     moved("objections/<slug:slug>/<id:pk>/resolve/", "control:objection_resolve"),
     moved("objections/<slug:slug>/finalise/", "control:finalise"),
-    moved("objections/<slug:slug>/official/", "results_desk:official"),
+    moved("objections/<slug:slug>/official/", "desk:official"),
     moved("objections/<slug:slug>/audit.csv", "control:audit_csv"),
 ]

@@ -1,4 +1,4 @@
-"""Settings, read from the environment with safe development defaults (DESIGN.md "Running").
+"""Settings, read from the environment with safe development defaults (docs/contracts.md "Running").
 
 DEBUG is off unless set (`make run` and the tests set DEBUG=1; pyproject's pytest `env`).
 Off, the app refuses to start without SECRET_KEY and ALLOWED_HOSTS. Otherwise a fresh clone
@@ -99,7 +99,7 @@ TEMPLATES = [
     },
 ]
 
-# Every file the app writes is its owner's alone (DESIGN.md "Personal data and the hall's
+# Every file the app writes is its owner's alone (docs/contracts.md "Personal data and the hall's
 # files"): the database and its -wal/-shm, backups, logs, the secret key, whatever the
 # umask the process was started with (competition/private.py).
 os.umask(0o077)
@@ -214,7 +214,7 @@ REST_FRAMEWORK = {
         "competition.auth.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
-    # JSON with DESIGN.md's limits (64 KB -> 413; too deep, not Unicode -> 400).
+    # JSON with the limits of docs/contracts.md "The HTTP API" (64 KB -> 413; too deep -> 400).
     "DEFAULT_PARSER_CLASSES": [
         "competition.inputs.JSONParser",
         "rest_framework.parsers.FormParser",
@@ -294,7 +294,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 
-# --- The hall: one laptop runs the day (issue 13; `make hall`, config/hall.py) -----------
+# --- The hall: one laptop runs the day (`make hall`, config/hall.py) -----------
 # `make hall` sets DEBUG=0, SECURE_PROXY=0, SECRET_KEY (kept in var/secret_key),
 # ALLOWED_HOSTS (the laptop's own addresses) and PUBLIC_URL before gunicorn starts.
 # PUBLIC_URL: the address phones and tablets open (QR codes, the big screen's footer);

@@ -1,4 +1,6 @@
-"""URLs by audience: public, desk, judge, control room, API (STYLE.md)."""
+"""URLs by audience: public, desk, judge, control room, API (STYLE.md), one namespace each."""
+
+from importlib import import_module
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
@@ -13,6 +15,13 @@ from config import views
 # before the apps' URL modules below are imported.
 register_converter(IdConverter, "id")
 
+
+def audience(namespace: str, *modules: str):
+    """One URL namespace for an audience: the apps' `urls_<audience>` modules in this order,
+    their paths as they are (each app keeps its own module, the names are the audience's)."""
+    return include(([p for m in modules for p in import_module(m).urlpatterns], namespace))
+
+
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("readyz", views.readyz, name="readyz"),
@@ -24,12 +33,11 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/", include("config.api_urls")),
-    path("desk/", include("competition.urls_desk")),
-    path("desk/", include("judging.urls_desk")),
-    path("desk/", include("scoring.urls_desk")),
+    path(
+        "desk/", audience("desk", "competition.urls_desk", "judging.urls_desk", "scoring.urls_desk")
+    ),
     path("judge/", include("judging.urls_judge")),
-    path("control/", include("judging.urls_control")),
-    path("control/", include("scoring.urls_control")),
+    path("control/", audience("control", "judging.urls_control", "scoring.urls_control")),
     path("", include("config.redirects")),  # old addresses that moved
     path("", include("scoring.urls_public")),
 ]

@@ -26,7 +26,7 @@ def healthz(request):
 def readyz(request):
     """For load balancers: 200 when the database answers, else 503; the body names what
     is down. The shared cache is reported but never makes the process unready (it is an
-    optimisation: DESIGN.md "Running"); "local" means no shared cache is configured."""
+    optimisation: docs/contracts.md "Running"); "local" means no shared cache is configured."""
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")

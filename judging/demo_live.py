@@ -19,7 +19,8 @@ from competition.errors import Refusal
 from competition.models import Competition, Team
 from competition.services import clock_start, staff_upsert
 from judging.services import count_record, finish_register
-from scoring.rules import deducted, format_hms
+from scoring.formatting import format_hms
+from scoring.rules import deducted
 
 # Minutes a team needs for a puzzle of this many pieces: (fastest, slowest).
 PACES = {500: (25, 60), 1000: (55, 120)}

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy
 from competition.fields import HmsField, MissingSpotsField
 from competition.models import Team
 from judging.spot_picker import MissingSpotsMixin
-from scoring.rules import format_hms
+from scoring.formatting import format_hms
 
 
 class ReasonForm(forms.Form):
@@ -38,7 +38,7 @@ class ClockCorrectForm(forms.Form):
 
 
 class FinishCorrectForm(MissingSpotsMixin, ReasonForm):
-    """The time and the missing pieces with the tablet's picker (issue 15), and a reason."""
+    """The time and the missing pieces with the tablet's picker, and a reason."""
 
     time = HmsField(label=gettext_lazy("Time (h:mm:ss)"))
     field_order = ["time", "lone", "reason"]
@@ -72,7 +72,7 @@ class JudgeLoginForm(forms.Form):
     )
 
 
-# --- entering a paper sheet in the control room (issue 13) ----------------------------------
+# --- entering a paper sheet in the control room ----------------------------------
 class PaperFinishForm(forms.Form):
     puzzle = forms.IntegerField(min_value=1, max_value=10_000, widget=forms.HiddenInput)
     time = HmsField(label=gettext_lazy("Time (h:mm:ss)"))

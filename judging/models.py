@@ -21,7 +21,7 @@ class Finish(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     registered_at = models.DateTimeField(auto_now_add=True)
-    # The device's id for the tap that created it; its history is a RequestId (OFFLINE.md).
+    # The device's id for the tap that created it; its history is a RequestId (docs/offline.md).
     request_id = models.UUIDField(null=True, blank=True, unique=True)
 
     class Meta:
@@ -44,7 +44,9 @@ class Finish(models.Model):
 
 
 class Count(models.Model):
-    """The count of a team's unfinished puzzle after the clock stops (R9, R10)."""
+    """The count of a team's unfinished puzzle after the clock stops (R9, R10).
+
+    Not Django's aggregate: `django.db.models.Count` is imported as `CountOf` everywhere."""
 
     team = models.OneToOneField(Team, on_delete=models.CASCADE, related_name="count")
     puzzle = models.ForeignKey(Puzzle, on_delete=models.PROTECT, related_name="counts")
@@ -56,7 +58,7 @@ class Count(models.Model):
     )
     registered_at = models.DateTimeField(auto_now_add=True)
     request_id = models.UUIDField(null=True, blank=True, unique=True)
-    # The second, blind count (DESIGN.md `second_count`): confirmed when it is equal, or
+    # The second, blind count (docs/contracts.md "The second count"): confirmed when it is equal, or
     # when the head judge settles a difference by correcting the count.
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -100,7 +102,7 @@ class Warning(models.Model):  # noqa: A001 - the judges' word (R14)
 
 
 class RequestId(models.Model):
-    """A device's request id, kept for the whole competition (OFFLINE.md "On the server").
+    """A device's request id, kept for the whole competition (docs/offline.md "The server's side").
 
     It outlives the record it created: a resend of the same id answers the first answer,
     or 409 `undone` once that record was deleted, voided by a later finish or cancelled,
@@ -199,7 +201,7 @@ class Objection(models.Model):
 
 
 class Tablet(models.Model):
-    """A judge's tablet as it last reported (DESIGN.md `tablets/heartbeat`; OFFLINE.md).
+    """A judge's tablet as it last reported (docs/offline.md "Heartbeat").
 
     Only the latest report per device is kept, and no audit entry: it is the tablet's
     health, not competition data. `waiting` > 0 makes finalise answer `taps_waiting` until

@@ -12,7 +12,7 @@ from competition.errors import Refusal
 from competition.inputs import INT_MAX, whole_number
 from competition.models import AuditEntry, Competition, Puzzle, Team
 from judging.models import Count, Finish, Objection, Tablet
-from scoring.rules import format_hms
+from scoring.formatting import format_hms
 
 
 @dataclass(frozen=True)
@@ -31,8 +31,8 @@ class BoardCard:
     latest_finish_position: int | None
     counted: int | None  # placed pieces of the count, once counted
     warnings: int
-    # The second count (DESIGN.md `second_count`): the count's id and who counted it, and
-    # whether it waits for a second count (`unconfirmed`) or the two counts differ.
+    # The second count (docs/contracts.md "The second count"): the count's id and who counted it,
+    # and whether it waits for a second count (`unconfirmed`) or the two counts differ.
     count_id: int | None = None
     counted_by: int | None = None
     unconfirmed: bool = False
@@ -45,7 +45,7 @@ class BoardCard:
 
 def counts_missing(competition: Competition, teams: list[Team] | None = None) -> list[Team]:
     """R9: the competing teams with an unfinished puzzle and no count, in table order (two
-    queries; `id`, `name`, `table` only). Finalise waits for them (DESIGN.md).
+    queries; `id`, `name`, `table` only). Finalise waits for them (docs/contracts.md).
 
     With `teams` already loaded (annotated `n_finished`, `has_count`; the competition's
     puzzles prefetched, as the control room has them), the same rule without a query."""
@@ -129,7 +129,7 @@ def judge_board(competition: Competition, *, tables: list[int] | None = None) ->
     return cards
 
 
-# --- the judges' tablets (issue 13) ------------------------------------------------------
+# --- the judges' tablets ------------------------------------------------------
 TABLET_QUIET_SECONDS = 60  # not heard from for a minute: amber
 TABLET_LOST_SECONDS = 300  # not heard from for five minutes with taps waiting: red
 
@@ -220,7 +220,7 @@ def objections_panel(competition: Competition, now) -> dict:
     }
 
 
-# --- the audit log, as sentences (issue 15) -------------------------------------------------
+# --- the audit log, as sentences -------------------------------------------------------------
 def audit_rows(entries) -> list[dict]:
     """Each entry as a Danish sentence with its changes before → after in words."""
     users: dict = {}
@@ -326,7 +326,7 @@ def finalise_blockers(competition: Competition, now) -> list[Blocker]:
     (`taps_waiting`; the head judge may override it with a reason), open objections,
     competing teams with an unfinished puzzle and no count (`counts_missing`), counts that
     wait for a second count (`counts_unconfirmed`). A team competes unless withdrawn or
-    disqualified; check-in never matters here (DESIGN.md). Four or five queries.
+    disqualified; check-in never matters here (docs/contracts.md). Four or five queries.
     """
     if competition.started_at is None:
         message = _("The clock has not been started: there are no results to make final.")
@@ -361,7 +361,7 @@ def finalise_blockers(competition: Competition, now) -> list[Blocker]:
         message = _("Counts are missing for: %(names)s.") % {"names": _names(missing)}
         details = {"teams": [_team_dict(t) for t in missing]}
         blockers.append(Blocker("counts_missing", message, details, teams=missing))
-    unconfirmed = counts_unconfirmed(competition)  # DESIGN.md `second_count`
+    unconfirmed = counts_unconfirmed(competition)  # docs/contracts.md "The second count"
     if unconfirmed:
         message = _("Counts wait for a second count: %(names)s.") % {"names": _names(unconfirmed)}
         details = {"teams": [_team_dict(t) for t in unconfirmed]}

@@ -1,4 +1,4 @@
-"""The missing-pieces picker for corrections in the control room (issue 15 point 10, R8): the
+"""The missing-pieces picker for corrections in the control room (R8): the
 tablet's picker on a laptop. Lone missing pieces are a number (each is deducted); each spot of
 adjacent missing pieces is its own number of at least 2 (a production fault, not deducted).
 Works without JavaScript (number fields); control.mjs adds the tablet's steppers and keeps the

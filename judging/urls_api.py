@@ -1,11 +1,10 @@
-"""/api/v1/ for the judges and the head judge (DESIGN.md): `urlpatterns` is the namespace
-`judging_api`; `objections_urls` (objections and finalise, R20) is `objections_api`."""
+"""/api/v1/ for the judges and the head judge: `urlpatterns`, and `objections_urlpatterns`
+(objections and finalise, R20) after scoring's; all in the namespace `api` (config/api_urls.py)."""
 
 from django.urls import path
 
 from judging.api import clock, counts, discipline, finishes, objections, requests, tablets
 
-app_name = "judging_api"
 urlpatterns = [
     path(
         "competitions/<slug:slug>/clock/start", clock.ClockStartView.as_view(), name="clock-start"
@@ -63,24 +62,20 @@ urlpatterns = [
     ),
 ]
 
-# Kept as a namespace of its own: its URL names (`objections_api:list`, ...) are in use.
-objections_urls = (
-    [
-        path(
-            "competitions/<slug:slug>/objections/",
-            objections.ObjectionListCreate.as_view(),
-            name="list",
-        ),
-        path(
-            "competitions/<slug:slug>/objections/<id:pk>/resolve",
-            objections.ObjectionResolve.as_view(),
-            name="resolve",
-        ),
-        path(
-            "competitions/<slug:slug>/finalise",
-            objections.Finalise.as_view(),
-            name="finalise",
-        ),
-    ],
-    "objections_api",
-)
+objections_urlpatterns = [
+    path(
+        "competitions/<slug:slug>/objections/",
+        objections.ObjectionListCreate.as_view(),
+        name="objections",
+    ),
+    path(
+        "competitions/<slug:slug>/objections/<id:pk>/resolve",
+        objections.ObjectionResolve.as_view(),
+        name="objection-resolve",
+    ),
+    path(
+        "competitions/<slug:slug>/finalise",
+        objections.Finalise.as_view(),
+        name="finalise",
+    ),
+]

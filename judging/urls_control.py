@@ -1,10 +1,10 @@
-"""The control room (admin role, checked per view), mounted under /control/."""
+"""The control room (admin role, checked per view), mounted under /control/ in the namespace
+`control` with scoring's big-screen panel (config/urls.py)."""
 
 from django.urls import path
 
-from judging.views_control import audit, clock, hall, judges, logins, objections, room, teams
+from judging.views_control import audit, clock, judges, logins, objections, room, tablets, teams
 
-app_name = "control"
 urlpatterns = [
     path("<slug:slug>/", room.room, name="room"),
     path("<slug:slug>/clock/start", clock.clock_start, name="clock_start"),
@@ -20,16 +20,16 @@ urlpatterns = [
     path("<slug:slug>/judges/slips/", judges.slips, name="judge_slips"),
     path("<slug:slug>/judges/<id:pk>/password", judges.password_new, name="judge_password"),
     path("<slug:slug>/judges/<id:pk>/revoke", judges.revoke, name="judge_revoke"),
-    path("<slug:slug>/hall/", hall.hall_fragment, name="hall"),
-    path("<slug:slug>/join/", hall.join_sheet, name="join"),
+    path("<slug:slug>/hall/", tablets.tablets_panel, name="tablets"),
+    path("<slug:slug>/join/", tablets.join_sheet, name="join"),
     path(
         "<slug:slug>/objections/<id:pk>/resolve/",
         objections.objection_resolve_page,
         name="objection_resolve",
     ),
     path("<slug:slug>/finalise/", objections.finalise, name="finalise"),
-    path("<slug:slug>/teams/<id:pk>/paper/finish", hall.paper_finish, name="paper_finish"),
-    path("<slug:slug>/teams/<id:pk>/paper/count", hall.paper_count, name="paper_count"),
+    path("<slug:slug>/teams/<id:pk>/paper/finish", tablets.paper_finish, name="paper_finish"),
+    path("<slug:slug>/teams/<id:pk>/paper/count", tablets.paper_count, name="paper_count"),
     path("<slug:slug>/teams/<id:pk>/", teams.team, name="team"),
     path("<slug:slug>/teams/<id:pk>/warning", teams.warning, name="warning"),
     path("<slug:slug>/teams/<id:pk>/disqualify", teams.disqualify, name="disqualify"),

@@ -3,23 +3,21 @@ the control room (judging.views_control.objections). Every write is a service ca
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from competition.errors import Refusal
 from competition.inputs import whole_number
-from competition.models import Competition
-from competition.roles import DESK, role_required
+from competition.roles import DESK, staff_view
 from judging.forms import ObjectionForm, add_service_errors
 from judging.models import Count, Finish
 from judging.selectors import objection_about_choices, objections_of
 from judging.services import objection_file
 
 
-@role_required(DESK)
-def objection_new(request, slug):
+@staff_view(DESK, competition=True)
+def objection_new(request, competition):
     """The desk takes an objection (R20): team, optionally the finish or count, the text."""
-    competition = get_object_or_404(Competition, slug=slug)
     team_id = request.POST.get("team") or request.GET.get("team")
     team_id = whole_number(team_id)
     about = objection_about_choices(competition, team_id)
@@ -52,7 +50,7 @@ def objection_new(request, slug):
                     _("Objection no. %(id)d from table %(table)d (%(name)s) is filed.")
                     % {"id": objection.pk, "table": team.table, "name": team.name},
                 )
-                return redirect("objections_desk:new", slug=slug)
+                return redirect("desk:objection_new", slug=competition.slug)
     else:
         form = ObjectionForm(competition=competition, about=about, initial={"team": team_id})
     if request.htmx and request.method == "GET":

@@ -1,18 +1,19 @@
 """The judge's pages (R5, R8, R9, R10, R14): the tablet's board, its htmx fragment, the
-worker, and the paper judge sheets for when a tablet dies (issue 13)."""
+worker, and the paper judge sheets for when a tablet dies."""
 
 from pathlib import Path
+from uuid import UUID
 
 from django.conf import settings
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.vary import vary_on_headers
 
 from competition.models import Competition, Team
-from competition.roles import JUDGE, role_required
+from competition.roles import JUDGE, staff_view
 from judging import judge_texts
 from judging.selectors import judge_board, parse_tables
 
@@ -40,15 +41,17 @@ def _board_context(request, competition: Competition) -> dict:
     }
 
 
-@role_required(JUDGE)
+@staff_view(JUDGE, competition=True)
 @never_cache
-def board(request, slug):
+def board(request, competition):
     """The judge's page: clock, chosen tables, a card per team, the outbox's pill."""
-    competition = get_object_or_404(Competition, slug=slug)
     context = _board_context(request, competition)
     all_tables = list(competition.teams.filter(withdrawn=False).values_list("table", flat=True))
     puzzles = list(competition.puzzles.order_by("position").values("position", "pieces", "title"))
-    api = f"/api/v1/competitions/{competition.slug}/"
+    slug = competition.slug
+    # The tablet appends a request id and "/cancel" to `requests` (static/js/judge/undo.mjs).
+    any_id = UUID(int=0)
+    requests = reverse("api:request-cancel", args=[slug, any_id])
     context.update(
         all_tables=all_tables,
         config={
@@ -60,15 +63,15 @@ def board(request, slug):
             "puzzles": puzzles,
             "urls": {
                 "time": reverse("api-time"),
-                "finishes": api + "finishes/",
-                "counts": api + "counts/",
-                "teams": api + "teams/",
-                "requests": api + "requests/",
+                "finishes": reverse("api:finishes", args=[slug]),
+                "counts": reverse("api:counts", args=[slug]),
+                "teams": reverse("api:teams", args=[slug]),
+                "requests": requests.removesuffix(f"{any_id}/cancel"),
                 "board": reverse("judge:board_fragment", args=[competition.slug]),
                 "login": reverse("login"),
                 "logout": reverse("logout"),
                 "worker": reverse("judge:worker"),
-                "heartbeat": api + "tablets/heartbeat",
+                "heartbeat": reverse("api:tablet-heartbeat", args=[slug]),
             },
             "version": settings.APP_VERSION,
             "texts": _texts(),
@@ -77,13 +80,12 @@ def board(request, slug):
     return render(request, "judging/judge_board.html", context)
 
 
-@role_required(JUDGE)
+@staff_view(JUDGE, competition=True)
 @never_cache
 @vary_on_headers("HX-Request")
-def board_fragment(request, slug):
+def board_fragment(request, competition):
     """The cards of the chosen tables: what htmx swaps in on load, every few seconds, and
     whenever the outbox changes."""
-    competition = get_object_or_404(Competition, slug=slug)
     if not request.htmx:  # a plain visit (a bookmark, no JavaScript): the whole page
         url = reverse("judge:board", args=[competition.slug])
         query = request.GET.urlencode()
@@ -101,10 +103,9 @@ def worker(request):
     return response
 
 
-@role_required(JUDGE)
-def paper_sheets(request, slug):
+@staff_view(JUDGE, competition=True)
+def paper_sheets(request, competition):
     """The paper fallback when a tablet dies: one A4 judge sheet per table (`?t=1-8`)."""
-    competition = get_object_or_404(Competition, slug=slug)
     tables = parse_tables(request.GET.getlist("t"))
     teams = Team.objects.filter(competition=competition, withdrawn=False).order_by("table")
     if tables:

@@ -81,8 +81,8 @@ def is_staff(user) -> bool:
 
 
 def sees_unconfirmed_counts(user) -> bool:
-    """DESIGN.md `second_count`: the desk and the head judge see a count that waits for its
-    second, blind count (with `confirmed: false`); a judge, who may be the second to count,
+    """docs/contracts.md "The second count": the desk and the head judge see a count that waits for
+    its second, blind count (with `confirmed: false`); a judge, who may be the second to count,
     and the public do not (the judge who counted sees it on the tablet)."""
     return has_role(user, DESK, ADMIN)
 

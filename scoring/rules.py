@@ -59,6 +59,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from scoring.formatting import format_duration, format_hms, language_of
+
 __all__ = [
     "Finish",
     "Puzzle",
@@ -74,9 +76,6 @@ __all__ = [
     "check_second_count",
     "placed_from_unplaced",
     "deducted",
-    "duration_parts",
-    "format_duration",
-    "format_hms",
     "standings",
     "tie_break",
     "tie_break_reason",
@@ -265,7 +264,7 @@ def check_count(pieces_of_puzzle: int, counted: int) -> int:
 
     0, or at least 3 (only groups of at least 3 joined pieces count), and fewer than the
     puzzle's pieces: R9 counts a puzzle "not fully finished", so every piece placed is a
-    finish (R5), which the judge registers as one, with its time (issue 11: counted, it would
+    finish (R5), which the judge registers as one, with its time (counted, it would
     rank the team by its earlier finish above a team that really finished the puzzle).
     """
     check_count_size(counted)
@@ -284,8 +283,8 @@ def check_count(pieces_of_puzzle: int, counted: int) -> int:
 
 
 def check_second_count(first: int, second: int) -> int:
-    """DESIGN.md `second_count` (R9): a second judge's blind count confirms the first only
-    when the two are equal; returns it. Different numbers ask for a recount."""
+    """docs/contracts.md "The second count" (R9): a second judge's blind count confirms the first
+    only when the two are equal; returns it. Different numbers ask for a recount."""
     if first != second:
         raise RuleViolation(
             "count_differs",
@@ -499,22 +498,7 @@ def _team_key(team: object) -> tuple[int, object, str]:
     return (2, 0, f"{type(team).__qualname__}:{team!r}")
 
 
-# --- Sentences for people ------------------------------------------------------------------
-
-_UNITS = {
-    "da": {
-        "hour": ("time", "timer"),
-        "minute": ("minut", "minutter"),
-        "second": ("sekund", "sekunder"),
-        "and": "og",
-    },
-    "en": {
-        "hour": ("hour", "hours"),
-        "minute": ("minute", "minutes"),
-        "second": ("second", "seconds"),
-        "and": "and",
-    },
-}
+# --- Why two teams with the same pieces are placed as they are (R11) -----------------------
 
 _SENTENCES = {
     "da": {
@@ -540,53 +524,6 @@ _SENTENCES = {
         "none_finished": "Same pieces and no whole puzzle finished: shared place.",
     },
 }
-
-
-def _language(language: str) -> str:
-    """ "da", "en", "en-gb", "da_DK" ... -> "da" or "en"; anything else -> "da" (the default)."""
-    code = language.replace("_", "-").split("-")[0].lower()
-    return code if code in _SENTENCES else "da"
-
-
-def format_hms(seconds: int) -> str:
-    """Whole seconds as h:mm:ss ("1:23:45", "0:00:45"), the clock format in both languages."""
-    if seconds < 0:
-        raise ValueError(f"seconds must not be negative, not {seconds}")
-    seconds = int(seconds)
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}"
-
-
-def duration_parts(seconds: int) -> list[tuple[str, int]]:
-    """A gap between two times in the units a person says it in, largest first.
-
-    Under a minute: seconds ([("second", 45)]); under an hour: minutes and any seconds
-    ([("minute", 2), ("second", 5)]); an hour or more: hours and any minutes, the seconds
-    left out ([("hour", 1), ("minute", 5)]).
-    """
-    if seconds < 0:
-        raise ValueError(f"seconds must not be negative, not {seconds}")
-    seconds = int(seconds)
-    if seconds < 60:
-        return [("second", seconds)]
-    if seconds < 3600:
-        minutes, secs = divmod(seconds, 60)
-        return [("minute", minutes)] + ([("second", secs)] if secs else [])
-    hours, rest = divmod(seconds, 3600)
-    minutes = rest // 60
-    return [("hour", hours)] + ([("minute", minutes)] if minutes else [])
-
-
-def format_duration(seconds: int, language: str = "da") -> str:
-    """A gap between two times, as a person says it (duration_parts, in words):
-    "45 sekunder", "2 minutter og 5 sekunder", "1 time og 5 minutter"."""
-    units = _UNITS[_language(language)]
-    parts = []
-    for unit, n in duration_parts(seconds):
-        one, many = units[unit]
-        parts.append(f"{n} {one if n == 1 else many}")
-    return f" {units['and']} ".join(parts)
 
 
 def tie_break(ahead: Standing, behind: Standing) -> tuple[str, int | None] | None:
@@ -634,7 +571,7 @@ def tie_break_reason(
     if gap is None:
         return None
     kind, seconds = gap
-    texts = _SENTENCES[_language(language)]
+    texts = _SENTENCES[language_of(language)]
     if kind != "earlier":
         return texts[kind].format(name=ahead_name)
     # "earlier": both finished a whole puzzle, `ahead` first (tie_break), by `seconds`.

@@ -24,7 +24,7 @@ from django.utils.translation import gettext, pgettext
 
 from competition.models import Competition, Puzzle, Team
 from judging.models import Finish, Objection
-from scoring import rules
+from scoring import formatting, rules
 
 __all__ = [
     "CACHE_SECONDS",
@@ -117,7 +117,8 @@ def _good_key(state: Competition) -> str:
 
 
 def competition_standings(competition: Competition, *, staff: bool = False) -> dict:
-    """The DESIGN.md standings body of `competition`, plus what the pages need.
+    """The standings body (docs/contracts.md "The HTTP API") of `competition`, plus what the pages
+    need.
 
     Extra keys: `name`, `version`, `duration_seconds`, `error` (staff only: `{code,
     message}` when the data breaks a rule, else None), `stale` (the last good standings
@@ -145,7 +146,7 @@ def standings_for(
     clock's status the caller already worked out (default: now).
 
     `blind` (default: not `staff`): with `second_count` on, a count not yet confirmed is
-    left out (DESIGN.md: `counted: null`, `pieces` without it, `counting: true`), so that
+    left out (docs/contracts.md: `counted: null`, `pieces` without it, `counting: true`), so that
     no public page shows its number and the second judge counts blind even from the café.
     Staff who may see it (`blind=False`) get it with `confirmed: false`."""
     status = status or state.status_at(timezone.now())
@@ -180,7 +181,7 @@ def reveal_places(competition: Competition) -> list[int]:
 
 
 def _hold(state: Competition, status: str, result: dict) -> None:
-    """Issue 14: with `hold_results`, a public reader sees no place the reveal has not
+    """With `hold_results`, a public reader sees no place the reveal has not
     shown yet (`held` says how many rows wait); staff see everything at once."""
     above = state.held_above(status)
     if above == 0:
@@ -240,7 +241,8 @@ def _compute(state: Competition, status: str) -> tuple[dict, dict]:
         .order_by("position")
         .values("position", "title", "pieces")
     )
-    if not state.motifs_public():  # DAY.md: the organiser keeps the motifs secret until the start
+    # docs/day.md: the organiser keeps the motifs secret until the start
+    if not state.motifs_public():
         for puzzle in puzzles:
             puzzle["title"] = ""
     open_objection = Objection.objects.filter(team=OuterRef("pk"), decision="open")
@@ -258,7 +260,7 @@ def _compute(state: Competition, status: str) -> tuple[dict, dict]:
         )
     )
     for t in teams:
-        # DESIGN.md `second_count`: a count waiting for its second, blind count.
+        # docs/contracts.md "The second count": a count waiting for its second, blind count.
         t["counting"] = bool(
             state.second_count and t["count__pieces"] is not None and not t["count__confirmed_at"]
         )
@@ -334,13 +336,13 @@ def _compute(state: Competition, status: str) -> tuple[dict, dict]:
 
 def short_duration(seconds: int) -> str:
     """A gap as a scoreboard writes it: "58 sek.", "1 min. 40 sek.", "1 t. 5 min." (the
-    units of rules.duration_parts), in the active language."""
+    units of formatting.duration_parts), in the active language."""
     units = {
         "hour": pgettext("duration", "%(n)s h"),
         "minute": pgettext("duration", "%(n)s min."),
         "second": pgettext("duration", "%(n)s sec."),
     }
-    return " ".join(units[unit] % {"n": n} for unit, n in rules.duration_parts(seconds))
+    return " ".join(units[unit] % {"n": n} for unit, n in formatting.duration_parts(seconds))
 
 
 def tie_break_sentence(gap: tuple[str, int | None], ahead_name: str, language: str) -> str:
@@ -428,7 +430,8 @@ def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id) -> dict
         "counted": counted,
         "disqualified": s.disqualified,
         "under_review": bool(team["under_review"]),
-        # DESIGN.md `second_count`: the count waits for its second, blind count ("tælles").
+        # docs/contracts.md "The second count": the count waits for its second, blind count
+        # ("tælles").
         "counting": team["counting"],
         "confirmed": team["confirmed"],
         "current": current,
@@ -439,7 +442,7 @@ def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id) -> dict
 
 
 def api_body(body: dict, *, confirmed: bool = False) -> dict:
-    """Exactly the DESIGN.md standings body (no page extras); with `confirmed` (staff who
+    """Exactly the standings body of docs/contracts.md (no page extras); with `confirmed` (staff who
     may see an unconfirmed count) each row says whether its count is confirmed."""
     out = {
         "competition": body["competition"],
@@ -465,7 +468,7 @@ def api_body(body: dict, *, confirmed: bool = False) -> dict:
                     for f in r["finishes"]
                 ],
                 "counted": r["counted"],
-                # DESIGN.md: `counting: true` for a team whose count waits for its second
+                # docs/contracts.md: `counting: true` for a team whose count waits for its second
                 # count; the staff who may see it also get `confirmed` for a team counted.
                 **({"counting": True} if r["counting"] else {}),
                 **(

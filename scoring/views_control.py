@@ -1,18 +1,17 @@
-"""The control room's big-screen panel ("Storskærm", issue 14): what every `/<slug>/screen/`
+"""The control room's big-screen panel ("Storskærm"): what every `/<slug>/screen/`
 shows, the hold of the final order, the prize-giving reveal, and a preview of the screen.
 Admin only; every write is a service call (competition.services.screen)."""
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
 from competition import services
 from competition.errors import Refusal
-from competition.models import Competition, ScreenMode, Status
-from competition.roles import ADMIN, role_required
+from competition.models import ScreenMode, Status
+from competition.roles import ADMIN, staff_view
 from scoring.rules import next_place
 from scoring.selectors import reveal_places, standings_for
 from scoring.views_stream import speaker_context
@@ -26,9 +25,8 @@ def _refused(request, exc) -> None:
             messages.error(request, error)
 
 
-@role_required(ADMIN)
-def screen(request, slug):
-    competition = get_object_or_404(Competition, slug=slug)
+@staff_view(ADMIN, competition=True)
+def screen(request, competition):
     status = competition.status_at(timezone.now())
     body = standings_for(competition, staff=True, status=status)
     ranked = [r for r in body["standings"] if r["rank"] is not None]
@@ -48,37 +46,34 @@ def screen(request, slug):
     return render(request, "scoring/control_screen.html", context)
 
 
-def _write(request, slug, call, success):
-    competition = get_object_or_404(Competition, slug=slug)
+def _write(request, competition, call, success):
     try:
         call(competition)
     except (Refusal, ValidationError) as exc:
         _refused(request, exc)
     else:
         messages.success(request, success)
-    return redirect("screen_control:screen", slug=slug)
+    return redirect("control:screen", slug=competition.slug)
 
 
-@role_required(ADMIN)
-@require_POST
-def screen_mode(request, slug):
+@staff_view(ADMIN, competition=True, post=True)
+def screen_mode(request, competition):
     mode = request.POST.get("mode", "")
     message = request.POST.get("message", "")[:200]
     return _write(
         request,
-        slug,
+        competition,
         lambda c: services.screen_set(competition=c, by=request.user, mode=mode, message=message),
         _("The big screen is switched."),
     )
 
 
-@role_required(ADMIN)
-@require_POST
-def screen_hold(request, slug):
+@staff_view(ADMIN, competition=True, post=True)
+def screen_hold(request, competition):
     hold = request.POST.get("hold") == "1"
     return _write(
         request,
-        slug,
+        competition,
         lambda c: services.screen_hold(competition=c, by=request.user, hold=hold),
         _("The public pages hold the final order until the reveal is over.")
         if hold
@@ -86,36 +81,33 @@ def screen_hold(request, slug):
     )
 
 
-@role_required(ADMIN)
-@require_POST
-def reveal_start(request, slug):
+@staff_view(ADMIN, competition=True, post=True)
+def reveal_start(request, competition):
     text = request.POST.get("from_place", "").strip()
     place = int(text) if text.isdigit() and len(text) < 6 else 0
     return _write(
         request,
-        slug,
+        competition,
         lambda c: services.reveal_start(competition=c, by=request.user, from_place=place),
         _("The reveal has started: show the places one by one."),
     )
 
 
-@role_required(ADMIN)
-@require_POST
-def reveal_next(request, slug):
+@staff_view(ADMIN, competition=True, post=True)
+def reveal_next(request, competition):
     return _write(
         request,
-        slug,
+        competition,
         lambda c: services.reveal_next(competition=c, by=request.user, places=reveal_places(c)),
         _("The next place is on the big screen."),
     )
 
 
-@role_required(ADMIN)
-def speaker(request, slug):
+@staff_view(ADMIN, competition=True)
+def speaker(request, competition):
     """The speaker's page in the control room: the public feed (never an unconfirmed count,
     so nothing is announced that the judges have not settled), live, beside the control
     room's menu."""
-    competition = get_object_or_404(Competition, slug=slug)
     now = timezone.now()
     status = competition.status_at(now)
     body = standings_for(competition, staff=False, status=status)

@@ -1,21 +1,20 @@
 """The desk's scoring page: the official results for print (A4, R20). The desk and the head
 judge print them at the prize-giving."""
 
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from competition.models import Competition, Team
-from competition.roles import DESK, role_required
+from competition.models import Team
+from competition.roles import DESK, staff_view
 from scoring.selectors import competition_standings
 
 
-@role_required(DESK)
-def official_results(request, slug):
+@staff_view(DESK, related=("finalised_by",))
+def official_results(request, competition):
     """The official results for print (A4): ranks, pieces, each puzzle's time and deduction,
     counts, disqualifications with their reasons, and when the results became final."""
-    competition = get_object_or_404(Competition.objects.select_related("finalised_by"), slug=slug)
     body = competition_standings(competition, staff=True)
     reasons = dict(
         Team.objects.filter(competition=competition, disqualified=True).values_list(

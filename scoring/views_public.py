@@ -30,7 +30,7 @@ from competition.qr import absolute_url, qr_svg
 from scoring.api import cached_response, if_none_match, is_staff, sees_unconfirmed_counts
 from scoring.charts import race_chart
 from scoring.follow import projection
-from scoring.rules import format_hms
+from scoring.formatting import format_hms
 from scoring.rules_text import UPDATED, rules_in
 from scoring.selectors import CACHE_SECONDS, competition_state, standings_for
 
@@ -113,11 +113,11 @@ def _render_live(state, status, staff, kind, blind=True) -> str:
     return render_to_string(LIVE[kind][1], context)
 
 
-SCREEN_POLL_SECONDS = 1  # issue 14: a switch in the control room shows within about a second
+SCREEN_POLL_SECONDS = 1  # A switch in the control room shows within about a second
 
 
 def screen_context(state, body) -> dict:
-    """What the big screen's mode needs (issue 14): the countdown, the announcement, the
+    """What the big screen's mode needs: the countdown, the announcement, the
     reveal's current place(s) with the tie-break sentence that names them."""
     rows = body["standings"]
     context = {
@@ -222,7 +222,7 @@ def leaderboard(request, slug):
 @xframe_options_sameorigin
 def screen(request, slug):
     """The big screen for the café TV or a projector (1920x1080). The control room shows
-    it in a frame as its preview (issue 14): only our own pages may frame it."""
+    it in a frame as its preview: only our own pages may frame it."""
     return _live_page(request, slug, "screen")
 
 
@@ -247,7 +247,7 @@ def team(request, slug, team_id):
     body = standings_for(state, staff=staff, status=status, blind=blind)
     row = next((r for r in body["standings"] if r["team"]["id"] == team_id), None)
     if row is None and body["held"]:
-        # Issue 14: its place waits for the reveal; the page says so instead of a 404.
+        # Its place waits for the reveal; the page says so instead of a 404.
         full = standings_for(state, staff=True, status=status)
         held = next((r for r in full["standings"] if r["team"]["id"] == team_id), None)
         if held is not None:
@@ -284,7 +284,7 @@ def team(request, slug, team_id):
 
 
 def _share(request) -> dict:
-    """Follow a team (issue 14): the page's own address as a link and a QR code (segno
+    """Follow a team: the page's own address as a link and a QR code (segno
     SVG, as on the table cards), to pass to a phone."""
     url = absolute_url(request, request.path)  # the hall's address, not the laptop's own
     return {"share_url": url, "share_qr": qr_svg(url)}

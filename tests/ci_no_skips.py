@@ -1,4 +1,4 @@
-"""In CI (`CI=true`) a browser or Node test that would skip fails instead (issue 16).
+"""In CI (`CI=true`) a browser or Node test that would skip fails instead.
 
 A missing Chromium or Node.js makes these tests skip on a developer's machine, which is
 fine there; in CI the same skip would let the run pass without the judge's outbox or the

@@ -26,7 +26,7 @@ class CompetitionFactory(factory.django.DjangoModelFactory):
     venue = "Hallen"
     starts_at = factory.LazyFunction(lambda: timezone.now() + timedelta(days=1))
     duration_minutes = 180
-    # The model's default is on (DESIGN.md); the tests written before the second count run
+    # The model's default is on (docs/contracts.md); the tests written before the second count run
     # with it off ("everything works as today"); tests/judging/test_second_count.py turns it on.
     second_count = False
 

@@ -24,7 +24,7 @@ not matter, and Danish or English names work. Columns:
 Other columns are ignored (the preview lists them).
 
 CSV: separated by ``;`` or ``,``, UTF-8 with or without BOM (Excel's Windows-1252 is
-accepted too). At most 1 MB and 2,000 rows (issue 11): a longer file is refused before its
+accepted too). At most 1 MB and 2,000 rows: a longer file is refused before its
 rows are read. Nothing is written by `preview`; `confirm` creates every team in one
 transaction through ``team_create`` or none at all. Between the two the file waits in an
 ``ImportPreview`` row of the desk user's (`preview_store`, `preview_take`); the desk's column

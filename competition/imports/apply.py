@@ -27,7 +27,7 @@ def confirm(
     skip_problems: bool = False,
 ) -> list[Team]:
     """Create every team of the file, or none: any problem refuses the whole import, unless
-    `skip_problems` (the desk chose to leave out the rows with problems, issue 15)."""
+    `skip_problems` (the desk chose to leave out the rows with problems)."""
     plan = preview(competition, content, filename, mapping)
     if skip_problems and plan.good:
         teams = plan.good

@@ -1,4 +1,4 @@
-"""Reading the uploaded file: CSV or XLSX, its size and row limits (issue 11), its cells."""
+"""Reading the uploaded file: CSV or XLSX, its size and row limits, its cells."""
 
 import csv
 import io
@@ -78,5 +78,5 @@ def clean_cell(value) -> str:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     # NUL (from a broken export) cannot be saved in PostgreSQL's text: it goes. An export's
-    # `'` before `=`, `+`, ... (DESIGN.md) goes too.
+    # `'` before `=`, `+`, ... (docs/contracts.md) goes too.
     return unescape_cell(str(value).replace("\x00", "").strip())

@@ -10,7 +10,7 @@ from competition.imports.headers import classify, column_key, parse_key
 from competition.inputs import INT_MAX, whole_number
 from competition.models import Competition, Team
 
-# What a "paid" or "under 15" cell may say (issue 21: "Betalt", "ja (MobilePay)", ✓ ...).
+# What a "paid" or "under 15" cell may say ("Betalt", "ja (MobilePay)", ✓ ...).
 YES = {"x", "ja", "j", "yes", "y", "1", "true", "sand", "✓", "✔", "☑", "betalt", "paid", "ok"}
 YES_FIRST = YES | {"mobilepay", "kontant", "cash", "overført", "bank"}
 NO = {"", "nej", "n", "no", "0", "false", "falsk", "-", "ubetalt", "unpaid"}
@@ -83,7 +83,7 @@ class Preview:
 
     @property
     def good(self) -> list[PlannedTeam]:
-        """The teams without problems (issue 15: import these, leave out the rest)."""
+        """The teams without problems (import these, leave out the rest)."""
         return [] if self.problems else [t for t in self.teams if not t.problems]
 
     @property
@@ -243,7 +243,7 @@ def preview(
 
     `mapping` overrides how columns are read ({column index: "member:2"}, "" to ignore one),
     as the desk adjusted it in the preview; `remembered` ({header, casefolded: key}) is what
-    the desk chose for a column of that name in an earlier upload (issue 21: the corrected
+    the desk chose for a column of that name in an earlier upload (the corrected
     sheet keeps the choices)."""
     data = read_dataset(content, filename)
     headers = list(data.headers or [])

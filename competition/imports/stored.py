@@ -44,7 +44,7 @@ _COLUMNS = "import_columns"
 def columns_remember(session, competition: Competition, columns: list[dict]) -> None:
     """Keep the desk's column choices that differ from what the header words say, by the
     column's name, per competition, in the session: a corrected sheet uploaded again is read
-    the same way (issue 21). Only the spreadsheet's column names: no personal data."""
+    the same way. Only the spreadsheet's column names: no personal data."""
     chosen = dict(session.get(_COLUMNS, {}).get(str(competition.pk), {}))
     for column in columns:
         header = column["header"].casefold()

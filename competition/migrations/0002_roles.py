@@ -1,4 +1,4 @@
-"""The three roles are Django groups (DESIGN.md): judge, desk, admin."""
+"""The three roles are Django groups (docs/contracts.md): judge, desk, admin."""
 
 from django.db import migrations
 

@@ -1,4 +1,4 @@
-"""API tokens move to django-rest-knox, which stores only a hash of each key (issue 20).
+"""API tokens move to django-rest-knox, which stores only a hash of each key.
 
 DRF's authtoken table kept every key in plain text; a hash cannot be made of it without
 keeping the plain key, so the old tokens are dropped, not converted: each program asks for

@@ -20,7 +20,7 @@ from competition.errors import Refusal, ensure_not_final
 from competition.locking import lock_competition
 from competition.models import AuditEntry, Competition, Team
 from scoring import rules
-from scoring.rules import format_hms
+from scoring.formatting import format_hms
 
 __all__ = [
     "STOP_UNDO_WINDOW",

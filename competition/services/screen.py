@@ -1,4 +1,4 @@
-"""The big screen (issue 14): what every `/<slug>/screen/` shows, and the prize-giving
+"""The big screen: what every `/<slug>/screen/` shows, and the prize-giving
 reveal from place N up to 1. Each write bumps the standings version, so the screens, which
 poll the cached answer of that version, switch within their next poll; no reload."""
 

@@ -141,7 +141,7 @@ def team_create(
     check_in: bool = False,
 ) -> Team:
     """Register a team with its members (R3; R17: more members than the table limit is fine);
-    `check_in`: the team is here (a walk-in at the desk on the day, issue 21), checked in now."""
+    `check_in`: the team is here (a walk-in at the desk on the day), checked in now."""
     with write(competition=competition, by=by) as w:
         competition = w.competition
         name = (name or "").strip()
@@ -259,7 +259,7 @@ def _withdrawal(team: Team, by, reason: str, *, withdrawn: bool) -> Team:
 
     Before the clock starts it is the desk's (a no-show, a cancellation). Once it has started
     it takes a competing team off the board (or puts it back) mid-competition: the head
-    judge's (admin), with a reason (issue 11); the desk is refused `already_started`.
+    judge's (admin), with a reason; the desk is refused `already_started`.
     """
     with write(team=team, by=by) as w:
         team, competition = w.team, w.competition

@@ -1,5 +1,5 @@
 """`{{ finish.missing|missing_words }}`: R8 in words, as the audit log says it ("1 enkelt
-manglende brik trukket fra"), never a bare list of spot sizes (issue 21 item 7)."""
+manglende brik trukket fra"), never a bare list of spot sizes."""
 
 from django import template
 

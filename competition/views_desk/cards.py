@@ -6,14 +6,13 @@ from django.urls import reverse
 from competition import selectors
 from competition.inputs import whole_number
 from competition.qr import absolute_url, only_here, qr_svg
-from competition.roles import DESK, role_required
+from competition.roles import DESK, staff_view
 
 
-@role_required(DESK)
-def cards(request, slug):
+@staff_view(DESK, competition=True)
+def cards(request, competition):
     """Print-ready table cards, two A5 cards per A4 sheet, each with a QR code to the team page
-    at the address phones open (PUBLIC_URL, the hall's under `make hall`; issue 21)."""
-    competition = selectors.competition_get(slug=slug)
+    at the address phones open (PUBLIC_URL, the hall's under `make hall`)."""
     chosen = [n for n in map(whole_number, request.GET.getlist("team")) if n is not None]
     if chosen:
         teams = selectors.team_list(competition=competition, pks=chosen)

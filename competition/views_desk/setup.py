@@ -5,13 +5,13 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from competition import selectors, services
+from competition import services
 from competition.errors import Refusal
 from competition.forms import CompetitionForm, PuzzleFormSet, puzzles_from
-from competition.roles import ADMIN, role_required
+from competition.roles import ADMIN, staff_view
 
 
-@role_required(ADMIN)
+@staff_view(ADMIN)
 def competition_new(request):
     form = CompetitionForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -35,10 +35,9 @@ def _errors_to_form(form, exc: ValidationError) -> None:
             form.add_error(None, error)
 
 
-@role_required(ADMIN)
-def setup(request, slug):
+@staff_view(ADMIN, puzzles=True)
+def setup(request, competition):
     """Edit the competition and its puzzle sequence while it is in setup."""
-    competition = selectors.competition_get(slug=slug, puzzles=True)
     started = competition.started_at is not None
     fields = (
         "name",

@@ -5,16 +5,15 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from competition import imports, selectors
+from competition import imports
 from competition.errors import Refusal
 from competition.forms import ImportForm
 from competition.inputs import whole_number
-from competition.roles import DESK, role_required
+from competition.roles import DESK, staff_view
 
 
-@role_required(DESK)
-def export(request, slug):
-    competition = selectors.competition_get(slug=slug)
+@staff_view(DESK, competition=True)
+def export(request, competition):
     response = HttpResponse(
         "\ufeff" + imports.export_csv(competition), content_type="text/csv; charset=utf-8"
     )
@@ -22,10 +21,9 @@ def export(request, slug):
     return response
 
 
-@role_required(DESK)
-def import_teams(request, slug):
+@staff_view(DESK, competition=True)
+def import_teams(request, competition):
     """Upload -> preview (nothing written) -> confirm (all or nothing), or cancel."""
-    competition = selectors.competition_get(slug=slug)
     context = {"competition": competition, "form": ImportForm()}
     imports.preview_cleanup()
     if request.method == "POST" and "token" in request.POST:
@@ -33,11 +31,11 @@ def import_teams(request, slug):
         stored = imports.preview_find(competition, token, by=request.user)
         if not stored:
             messages.error(request, _("The uploaded file has expired; upload it again."))
-            return redirect("desk:import", slug=slug)
+            return redirect("desk:import", slug=competition.slug)
         if "cancel" in request.POST:
             imports.preview_discard(stored)
             messages.info(request, _("The import is cancelled; nothing was saved."))
-            return redirect("desk:import", slug=slug)
+            return redirect("desk:import", slug=competition.slug)
         content = bytes(stored.content)
         mapping = _import_mapping(request.POST)
         if "remap" in request.POST:  # the desk changed how a column is read: preview again
@@ -64,11 +62,11 @@ def import_teams(request, slug):
             )
         except Refusal as refusal:
             messages.error(request, refusal.message)
-            return redirect("desk:import", slug=slug)
+            return redirect("desk:import", slug=competition.slug)
         else:
             imports.preview_discard(stored)
             messages.success(request, _("Teams imported: %(count)s.") % {"count": len(created)})
-            return redirect("desk:teams", slug=slug)
+            return redirect("desk:teams", slug=competition.slug)
     elif request.method == "POST":
         form = ImportForm(request.POST, request.FILES)
         context["form"] = form
@@ -100,7 +98,7 @@ def _import_mapping(data) -> dict[int, str]:
 
 
 def _import_page(request, context):
-    """The import page; with a preview, its columns with how each is read (issue 15)."""
+    """The import page; with a preview, its columns with how each is read."""
     preview = context.get("preview")
     if preview is not None:
         numbers = [int(c["key"].split(":")[1]) for c in preview.columns if c["key"]]
@@ -110,7 +108,7 @@ def _import_page(request, context):
     return render(request, "competition/desk_import.html", context)
 
 
-@role_required(DESK)
+@staff_view(DESK)
 def import_example(request, slug):
     text = (
         "hold;bord;medlem 1;medlem 1 under 15;medlem 1 ledsagende voksen;medlem 2;"

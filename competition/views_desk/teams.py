@@ -9,14 +9,13 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_POST
 
 from competition import selectors, services
 from competition.errors import Refusal
 from competition.forms import TeamForm, member_formset, members_from
 from competition.inputs import redirect_next, whole_number
 from competition.models import Competition, Team
-from competition.roles import DESK, role_required
+from competition.roles import DESK, staff_view
 
 FILTERS = {
     "in": lambda t: t.checked_in_at is not None and not t.withdrawn,
@@ -46,10 +45,10 @@ def _desk_context(request, competition: Competition) -> dict:
     shown = [t for t in teams if _matches(t, q) and FILTERS.get(f, lambda t: True)(t)]
     now = timezone.now()
     past_deadline = now >= competition.check_in_deadline
-    if past_deadline:  # issue 21: after the deadline the missing teams first (stable: by table)
+    if past_deadline:  # After the deadline the missing teams first (stable: by table)
         shown.sort(key=lambda t: not _missing(t))
     # A team just registered (a walk-in at table 41) first and marked; one just edited whose
-    # table card is out of date: the reprint suggestion (issue 21).
+    # table card is out of date: the reprint suggestion.
     added = whole_number(request.GET.get("added", ""))
     for index, team in enumerate(shown):
         if team.pk == added:
@@ -77,10 +76,9 @@ def _desk_context(request, competition: Competition) -> dict:
     }
 
 
-@role_required(DESK)
-def teams(request, slug):
+@staff_view(DESK, competition=True)
+def teams(request, competition):
     """The desk's team list: search, filters, counts, check-in in one tap."""
-    competition = selectors.competition_get(slug=slug)
     context = _desk_context(request, competition)
     if request.htmx and request.htmx.target == "team-list":
         return render(request, "competition/_desk_list_answer.html", context)
@@ -109,13 +107,11 @@ def _row_answer(request, competition: Competition, team: Team, status: str = "")
 
 
 def _team_action(service, status, **extra):
-    """A one-tap write on a team's row; `status(team)` says what was done (issue 21: the
+    """A one-tap write on a team's row; `status(team)` says what was done (the
     desk sees that a fee was marked paid)."""
 
-    @role_required(DESK)
-    @require_POST
-    def view(request, slug, pk):
-        competition = selectors.competition_get(slug=slug)
+    @staff_view(DESK, competition=True, post=True)
+    def view(request, competition, pk):
         team = selectors.team_get(competition=competition, pk=pk)
         try:
             kwargs = {k: v(request) if callable(v) else v for k, v in extra.items()}
@@ -169,20 +165,18 @@ fee = _team_action(
 
 
 def _withdraw_action(service, message):
-    @role_required(DESK)
-    @require_POST
-    def view(request, slug, pk):
-        competition = selectors.competition_get(slug=slug)
+    @staff_view(DESK, competition=True, post=True)
+    def view(request, competition, pk):
         team = selectors.team_get(competition=competition, pk=pk)
         try:
             service(team=team, by=request.user)
             messages.success(request, message % {"team": team.name})
-        except Refusal as refusal:  # after the start: the head judge's (issue 11)
+        except Refusal as refusal:  # after the start: the head judge's
             messages.error(request, refusal.message)
         except ValidationError as error:  # an admin here after the start: no reason field
             for text in error.messages:
                 messages.error(request, text)
-        return redirect("desk:team_edit", slug=slug, pk=pk)
+        return redirect("desk:team_edit", slug=competition.slug, pk=pk)
 
     return view
 
@@ -200,7 +194,7 @@ def _card_text(team: Team) -> tuple:
 
 def _competition_day(competition: Competition) -> bool:
     """The competition is today (local time) and its clock has not started: a team registered
-    at the desk now is here (a walk-in), checked in as it registers (issue 21)."""
+    at the desk now is here (a walk-in), checked in as it registers."""
     today = timezone.localdate()
     return timezone.localdate(competition.starts_at) == today and not competition.started_at
 
@@ -275,22 +269,20 @@ def _save_team(request, competition: Competition, team: Team | None):
     )
 
 
-@role_required(DESK)
-def team_new(request, slug):
-    return _save_team(request, selectors.competition_get(slug=slug), None)
+@staff_view(DESK, competition=True)
+def team_new(request, competition):
+    return _save_team(request, competition, None)
 
 
-@role_required(DESK)
-def team_edit(request, slug, pk):
-    competition = selectors.competition_get(slug=slug)
+@staff_view(DESK, competition=True)
+def team_edit(request, competition, pk):
     return _save_team(request, competition, selectors.team_get(competition=competition, pk=pk))
 
 
-@role_required(DESK)
-def missing(request, slug):
+@staff_view(DESK, competition=True)
+def missing(request, competition):
     """After the check-in deadline (R2): the teams not here, with the contact's phone, to call
-    round or print (issue 21, "Mangler")."""
-    competition = selectors.competition_get(slug=slug)
+    round or print ("Mangler")."""
     return render(
         request,
         "competition/desk_missing.html",
@@ -303,10 +295,9 @@ def missing(request, slug):
     )
 
 
-@role_required(DESK)
-def refunds(request, slug):
+@staff_view(DESK, competition=True)
+def refunds(request, competition):
     """P2: the teams that paid their entry fee (refunded on a cancellation)."""
-    competition = selectors.competition_get(slug=slug)
     paid = selectors.team_list_paid(competition=competition)
     return render(
         request, "competition/desk_refunds.html", {"competition": competition, "teams": paid}

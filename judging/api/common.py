@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from competition.models import Competition, Team
+from competition.selectors import competition_get
 from judging.services import (
     IdempotencyConflict,
 )
@@ -115,7 +116,7 @@ class CompetitionAPIView(APIView):
         return super().handle_exception(exc)
 
     def get_competition(self) -> Competition:
-        return get_object_or_404(Competition, slug=self.kwargs["slug"])
+        return competition_get(slug=self.kwargs["slug"])
 
     def read(self, serializer_class, **context):
         serializer = serializer_class(data=self.request.data, context=context)

@@ -9,6 +9,7 @@ from rest_framework.views import APIView
 
 from competition.models import Competition, Team
 from competition.roles import IsAdmin, IsDesk
+from competition.selectors import competition_get
 from judging.api.common import created
 from judging.models import Count, Finish, Objection
 from judging.services import (
@@ -163,7 +164,7 @@ class ObjectionListCreate(APIView):
         responses=ObjectionOutSerializer(many=True),
     )
     def get(self, request, slug):
-        competition = get_object_or_404(Competition, slug=slug)
+        competition = competition_get(slug=slug)
         return Response(ObjectionOutSerializer(_objections(competition), many=True).data)
 
     @extend_schema(
@@ -180,7 +181,7 @@ class ObjectionListCreate(APIView):
         },
     )
     def post(self, request, slug):
-        competition = get_object_or_404(Competition, slug=slug)
+        competition = competition_get(slug=slug)
         data = ObjectionInSerializer(data=request.data, context={"competition": competition})
         data.is_valid(raise_exception=True)
         filed = objection_file(by=request.user, **data.validated_data)
@@ -207,7 +208,7 @@ class ObjectionResolve(APIView):
         },
     )
     def post(self, request, slug, pk):
-        competition = get_object_or_404(Competition, slug=slug)
+        competition = competition_get(slug=slug)
         objection = get_object_or_404(_objections(competition), pk=pk)
         data = ResolveInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -235,7 +236,7 @@ class Finalise(APIView):
         },
     )
     def post(self, request, slug):
-        competition = get_object_or_404(Competition, slug=slug)
+        competition = competition_get(slug=slug)
         data = FinaliseInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         competition = competition_finalise(

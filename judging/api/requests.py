@@ -1,4 +1,4 @@
-"""The tablet's undo of a tap whose answer never came (OFFLINE.md)."""
+"""The tablet's undo of a tap whose answer never came (docs/offline.md)."""
 
 from drf_spectacular.utils import (
     extend_schema,

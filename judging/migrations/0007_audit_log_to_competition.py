@@ -1,4 +1,4 @@
-"""The audit log moves to the ground floor (competition.AuditEntry, DESIGN.md "Layout").
+"""The audit log moves to the ground floor (competition.AuditEntry, docs/architecture.md "Floors").
 
 The table and its rows stay as they are (`judging_auditentry`); only Django's idea of which
 app owns the model changes. The link to an objection becomes a plain number: its database

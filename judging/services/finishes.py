@@ -33,8 +33,8 @@ from judging.services._shared import (
 )
 from judging.services.counts import void_count
 from scoring import rules
+from scoring.formatting import format_hms as _hms
 from scoring.rules import deducted
-from scoring.rules import format_hms as _hms
 
 __all__ = ["finish_correct", "finish_delete", "finish_register", "plausibility"]
 

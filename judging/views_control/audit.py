@@ -1,23 +1,22 @@
 """The audit log in the control room: the page with its filters, and the CSV for a
-spreadsheet. Both in sentences and words (issue 15)."""
+spreadsheet. Both in sentences and words."""
 
 from django.contrib.auth import get_user_model
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from competition import audit_text
 from competition.cells import csv_writer
 from competition.inputs import whole_number
-from competition.models import AuditEntry, Competition, Team
-from competition.roles import ADMIN, role_required
+from competition.models import AuditEntry, Team
+from competition.roles import ADMIN, staff_view
 from judging.selectors import audit_rows
 
 
-@role_required(ADMIN)
-def audit(request, slug):
-    competition = get_object_or_404(Competition, slug=slug)
+@staff_view(ADMIN, competition=True)
+def audit(request, competition):
     entries = AuditEntry.objects.filter(competition=competition).select_related("user", "team")
     team_id = request.GET.get("team", "")
     user_id = request.GET.get("user", "")
@@ -54,10 +53,9 @@ def audit(request, slug):
     )
 
 
-@role_required(ADMIN)
-def audit_csv(request, slug):
+@staff_view(ADMIN, competition=True)
+def audit_csv(request, competition):
     """The audit log as CSV for a spreadsheet: `;`-separated, UTF-8 with BOM, oldest first."""
-    competition = get_object_or_404(Competition, slug=slug)
     entries = (
         AuditEntry.objects.filter(competition=competition)
         .select_related("user", "team")
@@ -81,7 +79,7 @@ def audit_csv(request, slug):
         ]
     )
     users: dict = {}
-    for e in entries:  # in sentences and words, as on the log page (issue 15)
+    for e in entries:  # in sentences and words, as on the log page
         if e.user_id:
             e.user = users.setdefault(e.user_id, e.user)
         text = audit_text.describe(e)

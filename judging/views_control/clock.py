@@ -12,14 +12,13 @@ from django.utils import timezone
 from django.utils.dateformat import format as date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_POST
 
 from competition import services as competition_services
 from competition.errors import Refusal
 from competition.models import Competition, Team
-from competition.roles import ADMIN, role_required
+from competition.roles import ADMIN, staff_view
 from judging.forms import ClockCorrectForm, ClockStartForm
-from judging.views_control.common import competition_of, form_errors, refused
+from judging.views_control.common import form_errors, refused
 
 # A start this far from the planned one is worth a second look (a wrong date, a test day).
 FAR_FROM_PLAN = timedelta(hours=1)
@@ -96,21 +95,19 @@ def clock_context(competition: Competition, teams, now: datetime) -> dict:
     }
 
 
-@role_required(ADMIN)
-@require_POST
-def clock_start(request, slug):
-    competition = competition_of(slug)
+@staff_view(ADMIN, puzzles=True, post=True)
+def clock_start(request, competition):
     form = ClockStartForm(request.POST)
     if not form.is_valid():
         form_errors(request, form)
-        return redirect("control:room", slug=slug)
+        return redirect("control:room", slug=competition.slug)
     # "Start now" ignores the field; "correct" starts from the time the head judge gives.
     started_at: datetime | None = None
     if "correct" in request.POST:
         started_at = form.cleaned_data["started_at"]
         if started_at is None:
             messages.error(request, _("Give the time the clock really started."))
-            return redirect("control:room", slug=slug)
+            return redirect("control:room", slug=competition.slug)
     try:
         competition_services.clock_start(
             competition=competition, by=request.user, started_at=started_at
@@ -119,18 +116,16 @@ def clock_start(request, slug):
         refused(request, exc)
     else:
         messages.success(request, _("The clock is running."))
-    return redirect("control:room", slug=slug)
+    return redirect("control:room", slug=competition.slug)
 
 
-@role_required(ADMIN)
-@require_POST
-def clock_correct(request, slug):
+@staff_view(ADMIN, puzzles=True, post=True)
+def clock_correct(request, competition):
     """R4, DAY.md: move the start of the running clock, while nothing is registered."""
-    competition = competition_of(slug)
     form = ClockCorrectForm(request.POST)
     if not form.is_valid():
         form_errors(request, form)
-        return redirect("control:room", slug=slug)
+        return redirect("control:room", slug=competition.slug)
     try:
         competition = competition_services.clock_correct(
             competition=competition, by=request.user, started_at=form.cleaned_data["started_at"]
@@ -143,40 +138,34 @@ def clock_correct(request, slug):
             _("The start is corrected to %(time)s; every time is measured from it.")
             % {"time": timezone.localtime(competition.started_at).strftime("%H:%M:%S")},
         )
-    return redirect("control:room", slug=slug)
+    return redirect("control:room", slug=competition.slug)
 
 
-@role_required(ADMIN)
-@require_POST
-def clock_stop(request, slug):
-    competition = competition_of(slug)
+@staff_view(ADMIN, puzzles=True, post=True)
+def clock_stop(request, competition):
     try:
         competition_services.clock_stop(competition=competition, by=request.user)
     except (Refusal, ValidationError) as exc:
         refused(request, exc)
     else:
         messages.success(request, _("The clock is stopped: time is up."))
-    return redirect("control:room", slug=slug)
+    return redirect("control:room", slug=competition.slug)
 
 
-@role_required(ADMIN)
-@require_POST
-def clock_stop_undo(request, slug):
-    competition = get_object_or_404(Competition, slug=slug)
+@staff_view(ADMIN, competition=True, post=True)
+def clock_stop_undo(request, competition):
     try:
         competition_services.clock_stop_undo(competition=competition, by=request.user)
     except Refusal as refusal:
         messages.error(request, refusal.message)
     else:
         messages.success(request, _("The stop is undone: the clock runs on."))
-    return redirect("control:room", slug=slug)
+    return redirect("control:room", slug=competition.slug)
 
 
-@role_required(ADMIN)
-@require_POST
-def start_withdraw(request, slug, pk):
+@staff_view(ADMIN, competition=True, post=True)
+def start_withdraw(request, competition, pk):
     """Before the start: withdraw a team that has not come (the desk's service, no reason)."""
-    competition = get_object_or_404(Competition, slug=slug)
     team = get_object_or_404(Team, competition=competition, pk=pk)
     try:
         competition_services.team_withdraw(team=team, by=request.user)
@@ -187,4 +176,4 @@ def start_withdraw(request, slug, pk):
             messages.error(request, text)
     else:
         messages.success(request, _("“%(team)s” is withdrawn.") % {"team": team.name})
-    return redirect("control:room", slug=slug)
+    return redirect("control:room", slug=competition.slug)

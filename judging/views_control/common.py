@@ -1,16 +1,10 @@
-"""What the control room's views share: loading the competition, refusals as messages."""
+"""What the control room's views share: refusals as messages, where to go back to."""
 
 from django.contrib import messages
-from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
 from competition.errors import Refusal
 from competition.inputs import redirect_next
-from competition.models import Competition
-
-
-def competition_of(slug: str) -> Competition:
-    return get_object_or_404(Competition.objects.prefetch_related("puzzles"), slug=slug)
 
 
 def refused(request, exc) -> None:

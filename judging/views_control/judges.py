@@ -1,4 +1,4 @@
-"""The judges page (issue 21 point 3): make judge logins (passwords validated, or strong
+"""The judges page: make judge logins (passwords validated, or strong
 ones made), print a login slip per judge (username, password, the judge page's QR code at
 the hall's address) and revoke a lost tablet (its tokens and sessions). Head judge only;
 every write is a service call. A password is shown once, on the slip page that answers the
@@ -10,14 +10,12 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST
 
-from competition.models import Competition
 from competition.qr import only_here, qr_svg
-from competition.roles import ADMIN, JUDGE, role_required
+from competition.roles import ADMIN, JUDGE, staff_view
 from competition.services import judge_login_create, judge_password_new, staff_revoke
 from judging.forms import JudgeLoginForm
-from judging.views_control.hall import judge_url
+from judging.views_control.tablets import judge_url
 
 
 def _judges():
@@ -46,10 +44,9 @@ def _slips(request, competition, logins):
     )
 
 
-@role_required(ADMIN)
+@staff_view(ADMIN, competition=True)
 @never_cache
-def judges(request, slug):
-    competition = get_object_or_404(Competition, slug=slug)
+def judges(request, competition):
     form = JudgeLoginForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -76,12 +73,11 @@ def judges(request, slug):
     )
 
 
-@role_required(ADMIN)
+@staff_view(ADMIN, competition=True)
 @never_cache
-def slips(request, slug):
+def slips(request, competition):
     """GET: a slip per judge with a line to write the password on. POST (`all`): every
     judge gets a new strong password, printed on the slips (the old ones stop working)."""
-    competition = get_object_or_404(Competition, slug=slug)
     logins = list(_judges())
     if request.method == "POST":
         pairs = [
@@ -92,21 +88,17 @@ def slips(request, slug):
     return _slips(request, competition, [(user, "") for user in logins])
 
 
-@role_required(ADMIN)
-@require_POST
+@staff_view(ADMIN, competition=True, post=True)
 @never_cache
-def password_new(request, slug, pk):
-    competition = get_object_or_404(Competition, slug=slug)
+def password_new(request, competition, pk):
     user = get_object_or_404(_judges(), pk=pk)
     password = judge_password_new(competition=competition, user=user, by=request.user)
     return _slips(request, competition, [(user, password)])
 
 
-@role_required(ADMIN)
-@require_POST
-def revoke(request, slug, pk):
+@staff_view(ADMIN, competition=True, post=True)
+def revoke(request, competition, pk):
     """A lost tablet: its login's tokens and sessions end, and its password stops working."""
-    competition = get_object_or_404(Competition, slug=slug)
     user = get_object_or_404(_judges(), pk=pk)
     done = staff_revoke(user=user, competition=competition, by=request.user)
     messages.success(
@@ -117,4 +109,4 @@ def revoke(request, slug, pk):
         )
         % {"name": user.get_username(), **done},
     )
-    return redirect("control:judges", slug=slug)
+    return redirect("control:judges", slug=competition.slug)

@@ -1,23 +1,21 @@
-"""Logins locked by too many wrong passwords (login throttling, DESIGN.md "Running")."""
+"""Logins locked by too many wrong passwords (login throttling, docs/contracts.md "Running")."""
 
 import logging
 
 from django.contrib import messages
 from django.db.models import Max
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
-from competition.models import Competition
-from competition.roles import ADMIN, role_required
+from competition.roles import ADMIN, staff_view
 from judging.forms import UnlockForm
 
 log = logging.getLogger(__name__)
 
 
-@role_required(ADMIN)
-def logins(request, slug):
+@staff_view(ADMIN, competition=True)
+def logins(request, competition):
     """Logins locked by too many wrong passwords from one address, to unlock by hand (the
     command line does the same: `manage.py axes_reset_username NAME`)."""
     from axes.helpers import get_cool_off
@@ -25,7 +23,6 @@ def logins(request, slug):
     from django.conf import settings
     from django.db.models import Sum
 
-    competition = get_object_or_404(Competition, slug=slug)
     locked = (
         AccessAttempt.objects.filter(attempt_time__gte=timezone.now() - get_cool_off(request))
         .values("username", "ip_address")
@@ -38,18 +35,16 @@ def logins(request, slug):
     )
 
 
-@role_required(ADMIN)
-@require_POST
-def unlock(request, slug):
+@staff_view(ADMIN, competition=True, post=True)
+def unlock(request, competition):
     from axes.utils import reset
 
-    get_object_or_404(Competition, slug=slug)
     form = UnlockForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose a locked login to unlock."))
-        return redirect("control:logins", slug=slug)
+        return redirect("control:logins", slug=competition.slug)
     username, address = form.cleaned_data["username"], form.cleaned_data["ip_address"] or None
     if reset(username=username, ip=address):
         log.warning("Login %r from %s unlocked by %s", username, address, request.user)
         messages.success(request, _("“%(name)s” may log in again.") % {"name": username})
-    return redirect("control:logins", slug=slug)
+    return redirect("control:logins", slug=competition.slug)

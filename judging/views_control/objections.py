@@ -8,8 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from competition.errors import Refusal, Vanished
-from competition.models import Competition
-from competition.roles import ADMIN, role_required
+from competition.roles import ADMIN, staff_view
 from judging.forms import ResolveForm, add_service_errors
 from judging.models import Count, Objection
 from judging.selectors import objections_panel, team_audit
@@ -17,10 +16,9 @@ from judging.services import competition_finalise, objection_resolve
 from judging.views_control.common import back
 
 
-@role_required(ADMIN)
-def objection_resolve_page(request, slug, pk):
+@staff_view(ADMIN, competition=True)
+def objection_resolve_page(request, competition, pk):
     """An admin upholds or rejects an objection, with a note and an optional correction."""
-    competition = get_object_or_404(Competition, slug=slug)
     objection = get_object_or_404(
         Objection.objects.select_related(
             "team", "filed_by", "resolved_by", "finish__puzzle", "count__puzzle"
@@ -42,10 +40,10 @@ def objection_resolve_page(request, slug, pk):
             except Refusal as refusal:
                 messages.error(request, refusal.message)
                 if refusal.code in ("final", "already_resolved"):
-                    return back(request, slug)
+                    return back(request, competition.slug)
             except Vanished as gone:  # what it corrects was undone since the page was read
                 messages.error(request, gone.message)
-                return back(request, slug)
+                return back(request, competition.slug)
             except ValidationError as exc:
                 add_service_errors(form, exc)
             else:
@@ -59,7 +57,7 @@ def objection_resolve_page(request, slug, pk):
                         else _("rejected"),
                     },
                 )
-                return back(request, slug)
+                return back(request, competition.slug)
     else:
         form = ResolveForm(objection=objection)
     team = objection.team
@@ -72,16 +70,15 @@ def objection_resolve_page(request, slug, pk):
             "form": form,
             "finishes": team.finishes.select_related("puzzle").order_by("puzzle__position"),
             "count": Count.objects.filter(team=team).select_related("puzzle").first(),
-            "audit": team_audit(team, 20),  # in sentences, as the change log (issue 15)
+            "audit": team_audit(team, 20),  # in sentences, as the change log
             "warnings": team.warnings.select_related("given_by"),
         },
     )
 
 
-@role_required(ADMIN)
-def finalise(request, slug):
+@staff_view(ADMIN, competition=True)
+def finalise(request, competition):
     """R20: make the results final at the prize-giving (POST); GET shows the panel alone."""
-    competition = get_object_or_404(Competition, slug=slug)
     if request.method != "POST":
         return render(
             request,
@@ -92,7 +89,7 @@ def finalise(request, slug):
         messages.error(
             request, _("Tick the box to confirm that the results become final and unchangeable.")
         )
-        return back(request, slug)
+        return back(request, competition.slug)
     override = request.POST.get("override") == "yes"
     try:
         competition = competition_finalise(
@@ -112,4 +109,4 @@ def finalise(request, slug):
             _("The results are final (%(time)s). Nothing can be changed any more.")
             % {"time": timezone.localtime(competition.finalised_at).strftime("%H:%M:%S")},
         )
-    return back(request, slug)
+    return back(request, competition.slug)

@@ -1,22 +1,21 @@
-"""The control room's page: the clock, status at a glance, the teams, the hall and the
+"""The control room's page: the clock, status at a glance, the teams, the tablets and the
 objections panels (R4, R10, R18, R20)."""
 
 from datetime import datetime, timedelta
 
-from django.db.models import Count as Num
+from django.db.models import Count as CountOf
 from django.db.models import Exists, Max, OuterRef
 from django.shortcuts import render
 from django.utils import timezone
 
 from competition.models import Competition, Status, Team
-from competition.roles import ADMIN, role_required
+from competition.roles import ADMIN, staff_view
 from judging.forms import ClockCorrectForm, ClockStartForm
 from judging.models import Count
 from judging.selectors import counts_missing, objections_panel
 from judging.views_control.clock import clock_context
-from judging.views_control.common import competition_of
-from judging.views_control.hall import hall_context
-from scoring.rules import format_hms
+from judging.views_control.tablets import tablets_context
+from scoring.formatting import format_hms
 
 
 def _hms(seconds: int | None) -> str:
@@ -28,8 +27,8 @@ def _teams(competition: Competition):
     return (
         Team.objects.filter(competition=competition)
         .annotate(
-            n_finished=Num("finishes", distinct=True),
-            n_warnings=Num("warnings", distinct=True),
+            n_finished=CountOf("finishes", distinct=True),
+            n_warnings=CountOf("warnings", distinct=True),
             last_seconds=Max("finishes__elapsed_seconds"),
             has_count=Exists(Count.objects.filter(team=OuterRef("pk"))),
         )
@@ -64,7 +63,7 @@ def _local_input(moment: datetime) -> str:
     return timezone.localtime(moment).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%S")
 
 
-# Issue 21 point 8: the start corrected by a button, not by typing a date-time to the second.
+# The start corrected by a button, not by typing a date-time to the second.
 SHIFTS = (-30, 30)
 
 
@@ -84,16 +83,15 @@ def _shifts(started_at: datetime) -> list[dict]:
 
 
 def _search(teams: list[Team], q: str) -> list[Team]:
-    """Issue 21 point 8: the team table found by a table number or a part of the name."""
+    """The team table found by a table number or a part of the name."""
     q = q.strip().casefold()
     if not q:
         return teams
     return [t for t in teams if q in t.name.casefold() or q == str(t.table)]
 
 
-@role_required(ADMIN)
-def room(request, slug):
-    competition = competition_of(slug)
+@staff_view(ADMIN, puzzles=True)
+def room(request, competition):
     teams = list(_teams(competition))
     for t in teams:
         t.last_hms = _hms(t.last_seconds)
@@ -114,19 +112,19 @@ def room(request, slug):
         "elapsed_hms": _hms(clock.elapsed_seconds),
         "remaining_hms": _hms(clock.remaining_seconds),
         "start_form": ClockStartForm(initial={"started_at": _local_input(now)}),
-        # DAY.md: started 30 seconds late, the head judge corrects the start (R4); only
+        # docs/day.md: started 30 seconds late, the head judge corrects the start (R4); only
         # while nothing is registered, whose times are measured from the start.
         "correct_form": (
             ClockCorrectForm(initial={"started_at": _local_input(competition.started_at)})
             if status == Status.RUNNING and not registered
             else None
         ),
-        **clock_context(competition, teams, now),  # issue 15
+        **clock_context(competition, teams, now),
     }
     if context["correct_form"] is not None:
         context["shifts"] = _shifts(competition.started_at)
     if request.htmx and request.htmx.target == "control-live":
         return render(request, "judging/_control_live.html", context)
-    context["hall"] = hall_context(request, competition, now)
+    context["tablets_panel"] = tablets_context(request, competition, now)
     context["panel"] = objections_panel(competition, now)
     return render(request, "judging/control_room.html", context)

@@ -1,5 +1,5 @@
 """One team in the control room: its page, the corrections of its finishes and count,
-warnings (R14), disqualification (R18) and withdrawal (issue 11). Every write is a service
+warnings (R14), disqualification (R18) and withdrawal. Every write is a service
 call; a refusal comes back as a message, a form's errors on the team page."""
 
 from django.contrib import messages
@@ -7,20 +7,19 @@ from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
 from competition import audit_text
 from competition import services as competition_services
 from competition.errors import Refusal, Vanished
 from competition.models import Competition, Team
-from competition.roles import ADMIN, role_required
+from competition.roles import ADMIN, staff_view
 from judging import services as judging_services
 from judging.forms import CountCorrectForm, FinishCorrectForm, ReasonForm, add_service_errors
 from judging.models import Count, Finish
 from judging.selectors import team_audit
 from judging.spot_picker import MissingSpotsMixin
-from judging.views_control.common import competition_of, refused
-from scoring.rules import format_hms
+from judging.views_control.common import refused
+from scoring.formatting import format_hms
 
 
 def _team(competition: Competition, pk: int) -> Team:
@@ -65,9 +64,8 @@ def _team_context(competition: Competition, team: Team, **forms_) -> dict:
     }
 
 
-@role_required(ADMIN)
-def team(request, slug, pk):
-    competition = competition_of(slug)
+@staff_view(ADMIN, puzzles=True)
+def team(request, competition, pk):
     return render(
         request, "judging/control_team.html", _team_context(competition, _team(competition, pk))
     )
@@ -106,12 +104,10 @@ def _invalid(request, competition, team, form_key, form):
 
 def _reason_action(service, success, prefix: str):
     """A team action that needs only a reason: a warning (R14), disqualify, reinstate (R18),
-    withdraw or undo it (after the start the head judge's, issue 11)."""
+    withdraw or undo it (after the start the head judge's)."""
 
-    @role_required(ADMIN)
-    @require_POST
-    def view(request, slug, pk):
-        competition = competition_of(slug)
+    @staff_view(ADMIN, puzzles=True, post=True)
+    def view(request, competition, pk):
         team = _team(competition, pk)
         form = ReasonForm(request.POST, prefix=prefix)
         if not form.is_valid():
@@ -154,10 +150,8 @@ withdraw_undo = _reason_action(
 )
 
 
-@role_required(ADMIN)
-@require_POST
-def finish_correct(request, slug, pk, finish_id):
-    competition = competition_of(slug)
+@staff_view(ADMIN, puzzles=True, post=True)
+def finish_correct(request, competition, pk, finish_id):
     team = _team(competition, pk)
     finish = get_object_or_404(Finish, pk=finish_id, team=team)
     form = FinishCorrectForm(request.POST, prefix=f"f{finish.pk}")
@@ -182,17 +176,15 @@ def finish_correct(request, slug, pk, finish_id):
     )
 
 
-@role_required(ADMIN)
-@require_POST
-def finish_delete(request, slug, pk, finish_id):
-    competition = competition_of(slug)
+@staff_view(ADMIN, puzzles=True, post=True)
+def finish_delete(request, competition, pk, finish_id):
     team = _team(competition, pk)
     finish = get_object_or_404(Finish, pk=finish_id, team=team)
     form = ReasonForm(request.POST, prefix=f"d{finish.pk}")
     form.fields["reason"].required = False
     if not form.is_valid():  # e.g. a NUL character, which PostgreSQL's text cannot hold
         refused(request, ValidationError(sum(form.errors.values(), [])))
-        return redirect("control:team", slug=slug, pk=pk)
+        return redirect("control:team", slug=competition.slug, pk=pk)
     reason = form.cleaned_data["reason"]
     return _team_write(
         request,
@@ -203,10 +195,8 @@ def finish_delete(request, slug, pk, finish_id):
     )
 
 
-@role_required(ADMIN)
-@require_POST
-def count_correct(request, slug, pk):
-    competition = competition_of(slug)
+@staff_view(ADMIN, puzzles=True, post=True)
+def count_correct(request, competition, pk):
     team = _team(competition, pk)
     count = get_object_or_404(Count, team=team)
     form = CountCorrectForm(request.POST, prefix="count")

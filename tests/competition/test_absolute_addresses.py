@@ -1,4 +1,4 @@
-"""Issue 21, what it must do 3: every QR code and shared link is on the address phones open
+"""Every QR code and shared link is on the address phones open
 (PUBLIC_URL; `make hall` sets it to the hall's address), from one place
 (`competition.qr.absolute_url`); a print page warns when its address is a loopback one."""
 

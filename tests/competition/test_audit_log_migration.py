@@ -1,4 +1,5 @@
-"""The audit log moves to the ground floor (DESIGN.md "Layout"): the table and its rows stay."""
+"""The audit log moves to the ground floor (docs/architecture.md "Floors"): the table and its rows
+stay."""
 
 from datetime import timedelta
 

@@ -1,5 +1,5 @@
 """Real threads on PostgreSQL: the clock never moves under a finish registered at the same
-moment (issue 11, defects 4 and 5). The clock's writes lock the competition row, which every
+moment. The clock's writes lock the competition row, which every
 finish also locks, so one of the two waits for the other and then sees what it wrote."""
 
 from datetime import timedelta

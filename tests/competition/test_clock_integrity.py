@@ -1,9 +1,9 @@
-"""The clock never moves under a registered record (issue 11, defects 4 and 5; R4, R10).
+"""The clock never moves under a registered record (R4, R10).
 
 - A stop before a registered finish is refused `finishes_after_stop`, naming the teams.
 - A start in the future, or so far back that the clock would already have ended, is a 400.
 - `clock/correct` moves the start of a running clock while nothing is registered
-  (`has_finishes` otherwise); DAY.md: "they correct the start to 10:00:00".
+  (`has_finishes` otherwise); docs/day.md: "they correct the start to 10:00:00".
 Every refusal writes nothing (the `state` snapshot).
 """
 
@@ -27,10 +27,10 @@ def version(competition) -> int:
     return Competition.objects.get(pk=competition.pk).standings_version
 
 
-# --- defect 4: a stop before a registered finish ---------------------------------------------
+# --- a stop before a registered finish -----------------------------------------------------
 
 
-def test_defect_4_a_stop_before_a_registered_finish_is_refused_naming_the_teams(
+def test_a_stop_before_a_registered_finish_is_refused_naming_the_teams(
     competition, teams, judge, admin_user, start_clock, refused
 ):
     running = start_clock(competition, ago=timedelta(hours=2, minutes=30))
@@ -65,7 +65,7 @@ def test_a_stop_at_the_second_of_the_latest_finish_is_accepted(
     assert stopped.clock_end == running.started_at + timedelta(hours=2)
 
 
-def test_defect_4_through_the_api(
+def test_a_stop_before_a_registered_finish_is_refused_through_the_api(
     competition, teams, judge, admin_user, start_clock, api_as, state
 ):
     running = start_clock(competition, ago=timedelta(hours=2, minutes=30))
@@ -83,10 +83,10 @@ def test_defect_4_through_the_api(
     assert state() == before
 
 
-# --- defect 5: a start in the future or past the duration ----------------------------------
+# --- a start in the future or past the duration ------------------------------------------
 
 
-def test_defect_5_a_start_so_far_back_the_clock_has_ended_is_invalid(
+def test_a_start_so_far_back_the_clock_has_ended_is_invalid(
     competition, teams, admin_user, invalid
 ):
     """A typo of a day (yesterday 10:00:30 instead of today): the competition would be over."""
@@ -104,7 +104,9 @@ def test_defect_5_a_start_so_far_back_the_clock_has_ended_is_invalid(
 
 
 @pytest.mark.parametrize("shift", [timedelta(minutes=5), -timedelta(days=1)])
-def test_defect_5_through_the_api(competition, teams, admin_user, api_as, state, shift):
+def test_a_start_in_the_future_or_past_the_duration_is_invalid_through_the_api(
+    competition, teams, admin_user, api_as, state, shift
+):
     before = state()
     response = api_as(admin_user).post(
         f"{BASE}/clock/start", {"started_at": (timezone.now() + shift).isoformat()}, format="json"
@@ -118,7 +120,7 @@ def test_defect_5_through_the_api(competition, teams, admin_user, api_as, state,
 
 
 def test_correct_the_start_as_on_the_day(competition, teams, admin_user, state):
-    """DAY.md: started 30 seconds late at 10:00:30; the head judge corrects it to 10:00:00."""
+    """docs/day.md: started 30 seconds late at 10:00:30; the head judge corrects it to 10:00:00."""
     started = clock_start(competition=competition, by=admin_user)
     really = started.started_at - timedelta(seconds=30)
     v, n = version(competition), AuditEntry.objects.count()

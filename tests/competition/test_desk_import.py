@@ -49,7 +49,7 @@ def test_preview_lists_every_problem_and_writes_nothing(client, desk, competitio
     assert problems[2] == ""
     assert "ledsagende voksen" in problems[3]
     assert "række 2" in problems[4]
-    # An empty table gets the next free one (issue 15), not a problem.
+    # An empty table gets the next free one, not a problem.
     assert problems[5] == "" and preview.teams[3].table == 4
     html = response.content.decode()
     assert (

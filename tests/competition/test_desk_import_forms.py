@@ -1,4 +1,4 @@
-"""Issue 15 point 4: a real sign-up export (Google Forms), header variants, the mapping shown
+"""A real sign-up export (Google Forms), header variants, the mapping shown
 and adjustable in the preview, a team without members refused, empty tables given the next
 free one, and "import the good rows, leave out the ones with problems"."""
 

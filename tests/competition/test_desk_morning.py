@@ -1,4 +1,4 @@
-"""Issue 21 points 6 and 7 and "what it must do" 4: the desk's list and its morning.
+"""The desk's list and its morning.
 
 The lit filter pill follows the filter; a fee marked paid says so, and unmarking it is a
 visible button (no hover tooltip: none on touch); a walk-in registered on the day is checked
@@ -191,7 +191,7 @@ def test_an_edit_that_leaves_the_card_as_it_was_does_not_suggest_a_reprint(clien
     assert response["Location"] == desk_url()
 
 
-@pytest.mark.parametrize("name", ["objections_desk:new", "results_desk:official"])
+@pytest.mark.parametrize("name", ["desk:objection_new", "desk:official"])
 def test_the_objections_and_official_results_pages_have_the_desks_menu(client, day, name):
     html = client.get(reverse(name, args=[SLUG])).content.decode()
     menu = html[: html.index("<main")]

@@ -1,4 +1,4 @@
-"""Issue 21 item 7: the Danish of the desk's pages as a Dane writes it: Danish quotation
+"""The Danish of the desk's pages as a Dane writes it: Danish quotation
 marks (»…«), the login page names the organiser, the tablet's "Slet registreringen"."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Issue 15, the organiser at the desk: "Ny konkurrence" for the admin, the short name from
+"""The organiser at the desk: "Ny konkurrence" for the admin, the short name from
 the name (æ, ø, å), the error summary on every form with errors, what to check at check-in,
 and the import preview that does not call a fine row a problem."""
 

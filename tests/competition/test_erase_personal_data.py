@@ -1,4 +1,4 @@
-"""After the championship the personal data goes; the results stay (privacy, issue 8)."""
+"""After the championship the personal data goes; the results stay (privacy)."""
 
 from io import StringIO
 from pathlib import Path
@@ -72,7 +72,7 @@ def test_erase_needs_yes_and_a_final_competition(competition, teams):
 
 @pytest.mark.django_db
 def test_the_audit_log_shows_an_erased_member_list_in_words(client, past, admin_user):
-    """Issue 20 point 8: the page and audit.csv read "[, e, r, a, s, e, d, ]"."""
+    """The page and audit.csv read "[, e, r, a, s, e, d, ]"."""
     audit_record(
         competition=past,
         user=None,
@@ -98,7 +98,7 @@ def test_the_audit_log_shows_an_erased_member_list_in_words(client, past, admin_
 def test_the_erase_reaches_the_snapshots_an_old_access_log_and_the_restore(
     settings, tmp_path, competition, teams
 ):
-    """Issue 20 point 2: the clock_stop and final snapshots kept the child's name (and its
+    """The clock_stop and final snapshots kept the child's name (and its
     edited spelling), her adult and the contact's e-mail, and a restore brought them back;
     an access log of an older version kept the desk's search."""
     from sqlite3 import connect

@@ -117,7 +117,7 @@ def test_create_staff_creates_user_with_role_and_prints_token_last():
 
 @pytest.mark.django_db
 def test_no_table_of_the_database_holds_a_token_key():
-    """Issue 20: a stolen database (or backup) holds no working token: only a hash."""
+    """A stolen database (or backup) holds no working token: only a hash."""
     from django.db import connection
 
     out = StringIO()
@@ -134,7 +134,7 @@ def test_no_table_of_the_database_holds_a_token_key():
 @pytest.mark.django_db
 @pytest.mark.parametrize("password", ["1", "mette123", "password", "12345678901"])
 def test_create_staff_refuses_a_weak_password_and_makes_no_login(password):
-    """Issue 20 point 6: `create_staff chef2 --role admin --password 1` made a login."""
+    """`create_staff chef2 --role admin --password 1` made a login."""
     from django.core.management.base import CommandError
 
     with pytest.raises(CommandError, match="password"):

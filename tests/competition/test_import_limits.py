@@ -1,4 +1,4 @@
-"""Issue 11, defect 12: the team import is bounded and keeps its preview out of the session.
+"""The team import is bounded and keeps its preview out of the session.
 
 Before: any size was parsed (a 60,000-row file: 13 s of CPU and a 14 MB preview) and the
 uploaded file, members and all, sat base64-encoded in the desk's session row until the

@@ -1,4 +1,4 @@
-"""Issue 21 points 1, 2 and 5: an organiser's own sign-up sheet, as it was walked.
+"""An organiser's own sign-up sheet, as it was walked.
 
 "Deltagere" holds the members (on separate lines of one cell, or with commas), "Alder" one
 age per member ("55, 55, 44, 10"), "Ledsager" the adult of the team's under-15s (R3), and

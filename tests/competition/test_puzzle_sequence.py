@@ -1,4 +1,4 @@
-"""Issue 19 point 4: a puzzle sequence with a gap never reaches the clock (R7).
+"""A puzzle sequence with a gap never reaches the clock (R7).
 
 Adding a puzzle past N+1 is a 400 on `position` (API and service); the setup page renumbers
 its rows 1..N whatever order numbers it is given; and a clock start over a sequence that is

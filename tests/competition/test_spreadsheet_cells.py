@@ -1,6 +1,6 @@
-"""Issue 11, defect 10: formula injection through the exports a spreadsheet opens.
+"""Formula injection through the exports a spreadsheet opens.
 
-DESIGN.md: exports (CSV, XLSX) put a `'` before a text cell that starts with `=`, `+`,
+docs/contracts.md: exports (CSV, XLSX) put a `'` before a text cell that starts with `=`, `+`,
 `-`, `@`, a tab or a carriage return; the import strips it. A team called
 `=HYPERLINK(...)` went unchanged into results.csv, teams.csv (with contact data) and
 audit.csv, where Excel or LibreOffice would run it as a formula.

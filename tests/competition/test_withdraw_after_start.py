@@ -1,4 +1,4 @@
-"""Withdrawing a team (issue 11, defect 13): the desk's before the clock starts (a no-show);
+"""Withdrawing a team: the desk's before the clock starts (a no-show);
 after it the head judge's (admin), with a reason, audited, from the control room.
 
 The desk is refused with 409 `already_started` (a refusal of the current state: the same desk
@@ -34,16 +34,16 @@ def on_the_board(competition) -> list[str]:
     return [row["team"]["name"] for row in body["standings"]]
 
 
-def test_defect_13_the_desk_cannot_withdraw_a_competing_team_mid_competition(
-    running, teams, desk, refused
-):
+def test_the_desk_cannot_withdraw_a_competing_team_mid_competition(running, teams, desk, refused):
     error = refused("already_started", team_withdraw, team=teams[0], by=desk)
     assert "overdommeren" in str(error.message)
     refused("already_started", team_withdraw, team=teams[0], by=desk, reason="Syg")
     assert "Hold 1" in on_the_board(running)
 
 
-def test_defect_13_the_desk_api_is_refused_409(running, teams, desk, api_as, state):
+def test_the_desk_api_withdrawal_after_the_start_is_refused_409(
+    running, teams, desk, api_as, state
+):
     before = state()
     response = api_as(desk).patch(f"{BASE}/teams/{teams[0].pk}/", {"withdrawn": True}, "json")
     assert response.status_code == 409
@@ -56,7 +56,9 @@ def test_defect_13_the_desk_api_is_refused_409(running, teams, desk, api_as, sta
     assert state() == before
 
 
-def test_defect_13_the_desk_page_is_refused_with_a_message(running, teams, desk, client, state):
+def test_the_desk_page_withdrawal_after_the_start_is_refused_with_a_message(
+    running, teams, desk, client, state
+):
     client.force_login(desk)
     page = client.get(reverse("desk:team_edit", args=[SLUG, teams[0].pk])).content.decode()
     assert reverse("desk:withdraw", args=[SLUG, teams[0].pk]) not in page

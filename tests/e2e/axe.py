@@ -1,4 +1,4 @@
-"""axe-core in the browser tests (issue 14): every page of every audience is audited and a
+"""axe-core in the browser tests: every page of every audience is audited and a
 serious or critical violation fails the test. The app's strict CSP forbids the inline
 script Playwright injects, so the audit runs in a context made with `bypass_csp=True`."""
 

@@ -1,4 +1,4 @@
-"""Measuring a page that polls, pages and swaps (issue 25): read once, in one step of the page.
+"""Measuring a page that polls, pages and swaps: read once, in one step of the page.
 
 A locator found now and measured later (`locator.bounding_box()`, then `page.mouse.click` at
 that place) races the leaderboard's poll, the big screen's pager and every htmx swap: the

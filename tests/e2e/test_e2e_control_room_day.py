@@ -1,4 +1,4 @@
-"""The head judge's control room (issue 21 point 8) in the browser, at 1024x768 and
+"""The head judge's control room in the browser, at 1024x768 and
 768x1024, by visible text: the start corrected by "−30 s", the tablets panel names the
 tables a judge chose, the team table searched as you type."""
 

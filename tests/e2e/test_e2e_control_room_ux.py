@@ -1,4 +1,4 @@
-"""Issue 15 points 7-10 in the browser at the head judge's laptop size (1366x768), by visible
+"""The control room in the browser at the head judge's laptop size (1366x768), by visible
 text: the start warns about the far date and a team not checked in (withdrawn in one tap),
 a mistaken stop is undone, a correction picks missing pieces as on the tablet, and the change
 log reads in Danish sentences."""

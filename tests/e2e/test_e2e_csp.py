@@ -67,7 +67,7 @@ def test_no_page_breaks_the_policy(page, live_server, login, world, teams, judge
 
 
 # The sheets to print, with the role that opens them. Every button whose text is "Print"
-# ("Udskriv") on them is pressed (issue 20 point 7: two did nothing, refused by the policy).
+# ("Udskriv") on them is pressed (two did nothing, refused by the policy).
 PRINT_PAGES = [
     ("desk", "/desk/{s}/cards/"),
     ("desk", "/desk/{s}/missing/"),

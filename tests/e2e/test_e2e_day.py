@@ -1,4 +1,4 @@
-"""The championship day (DAY.md) in one walk through the real pages, in headless Chromium.
+"""The championship day (docs/day.md) in one walk through the real pages, in headless Chromium.
 
 Four browsers at once: the desk (1280x900), the head judge's control room (1280x900), a
 judge's tablet (768x1024) and a spectator's phone (375x800, never logged in). Only the
@@ -164,7 +164,7 @@ def test_e2e_day_the_whole_championship(
     expect(admin.locator("#clock .badge")).to_have_text("Uret kører")
     assert Competition.objects.get(pk=day.pk).started_at is not None
     snap(admin, "control-clock-started")
-    # DAY.md: "they correct the start" (R4), in the control room, while nothing is
+    # docs/day.md: "they correct the start" (R4), in the control room, while nothing is
     # registered. Waiting 90 minutes for a plausible 500-piece finish is too long, so the
     # correction moves the start 90 minutes back, before the judge and spectator open.
     really = timezone.localtime(timezone.now() - timedelta(minutes=90)).replace(microsecond=0)
@@ -342,7 +342,7 @@ def test_e2e_day_the_whole_championship(
     } | {(table, pieces, None, None) for table, pieces in OTHERS.items()}
 
     # --- 7. An objection; finalising refused, the objection upheld, then final ------------
-    # The tablet tells the control room its outbox is empty (issue 13: else `taps_waiting`).
+    # The tablet tells the control room its outbox is empty (else `taps_waiting`).
     wait_until(tablet, lambda: not Tablet.objects.filter(waiting__gt=0).exists())
     admin.reload()
     panel = admin.locator("#objections-panel")

@@ -1,4 +1,4 @@
-"""The hall in a browser (issue 13): the judge page's heartbeat, finalise held back by a
+"""The hall in a browser: the judge page's heartbeat, finalise held back by a
 tablet's waiting tap, and the new pages (big screen's QR, the control room's tablets, the
 join sheet, the paper judge sheets) with screenshots; no request leaves the hall."""
 
@@ -139,11 +139,11 @@ def test_e2e_the_new_pages_look_right_and_fetch_nothing_from_outside(
     login(room.context, admin_user)
     check = only_here(room, origin)
     room.goto(f"{origin}/control/{running.slug}/")
-    panel = room.locator("#hall-panel")
+    panel = room.locator("#tablets-panel")
     expect(panel.locator(".tablet-red")).to_have_count(1)
     expect(panel.locator(".tablet-amber")).to_have_count(1)
     expect(panel.locator(".tablet-green")).to_have_count(1)
-    expect(panel.locator(".hall-qr svg")).to_be_visible()
+    expect(panel.locator(".tablets-qr svg")).to_be_visible()
     panel.scroll_into_view_if_needed()
     shot(room, "control-room-tablets")
 

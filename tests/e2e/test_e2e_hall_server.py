@@ -1,4 +1,4 @@
-"""`make hall` in a browser (issue 13): the judge page it serves on 127.0.0.1, a tap that
+"""`make hall` in a browser: the judge page it serves on 127.0.0.1, a tap that
 arrives, the tablet's heartbeat, and not one request that leaves the hall."""
 
 import json

@@ -1,4 +1,4 @@
-"""Issue 15 point 4 in the browser at the desk's size (1366x768), by visible text: the desk
+"""A Google Forms import in the browser at the desk's size (1366x768), by visible text: the desk
 imports a Google Forms export, sees how each column is read, leaves out the row with a
 problem, and finds the teams with their members and fee."""
 

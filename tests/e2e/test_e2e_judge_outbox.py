@@ -1,4 +1,4 @@
-"""The judge's page on flaky Wi-Fi (OFFLINE.md "Tests" 1-5): nothing lost, nothing doubled."""
+"""The judge's page on flaky Wi-Fi (docs/offline.md "Tests"): nothing lost, nothing doubled."""
 
 import time
 
@@ -178,7 +178,7 @@ def test_e2e_judge_two_judges_same_team_one_row_and_a_message(
     expect(page.locator("#outbox-pill")).to_have_text("Alt sendt ✓")
     wait_until(page, lambda: Finish.objects.count() == 1)
     page2.locator("#finish-save").click()
-    # the refusal stays on the card (OFFLINE.md), naming who registered it and when
+    # the refusal stays on the card (docs/offline.md), naming who registered it and when
     message = card(page2, 1).locator('[data-role="refused"]')
     expect(message).to_contain_text("Ikke gemt: mette har allerede registreret puslespil 1")
     expect(page2.locator("#outbox-pill")).to_have_text("Alt sendt ✓")

@@ -1,4 +1,4 @@
-"""The judge's outbox at its edges (OFFLINE.md "Tests" 7 and 8, issue 11 defects 1 and 2):
+"""The judge's outbox at its edges (docs/offline.md "Tests"):
 two tabs of one judge lose no tap, and an undo after a lost answer is a cancel on the server."""
 
 import json
@@ -74,7 +74,7 @@ def sent_ids(page, into):
 def test_e2e_judge_two_tabs_lose_no_tap(context, live_server, login, judge, eight_teams, shot):
     """Case 7: two tabs of one judge on one tablet, 48 taps interleaved fast on both (a finish
     and five warnings per team): every tap reaches the server exactly once, and the pill is
-    truthful in both tabs (defect 1: 5 of 120 vanished while it said "All sent")."""
+    truthful in both tabs (once 5 of 120 vanished while it said "All sent")."""
     one = open_board(context.new_page(), live_server, login, judge, eight_teams)
     two = open_board(context.new_page(), live_server, login, judge, eight_teams)
     requests_one, requests_two = [], []
@@ -230,7 +230,7 @@ def test_e2e_judge_undo_of_a_saved_finish_waits_offline_then_deletes(
     expect(messages).not_to_contain_text("Fortrudt: puslespil")
     back_online(page)
     expect(messages).to_contain_text("Fortrudt: puslespil 1 ved bord 1.")
-    # issue 21 point 9: "Fortrudt" on the card too, and "it waits" is gone once untrue
+    # "Fortrudt" on the card too, and "it waits" is gone once untrue
     expect(card(page, 1).locator('[data-role="saved"]')).to_have_text(
         "Fortrudt: puslespil 1 ved bord 1."
     )
@@ -256,7 +256,7 @@ def resend(page, url, body):
 def test_e2e_judge_lost_answer_then_undo_cancels_on_the_server(
     page, live_server, login, judge, running, shot
 ):
-    """Case 8 (defect 2): the finish reached the server but its answer was lost; the judge
+    """Case 8: the finish reached the server but its answer was lost; the judge
     undoes it: a cancel of its request_id goes through the outbox, "Fortrudt" comes with the
     server's answer, the finish is gone, and a late resend of the first request is refused
     `undone`."""

@@ -81,7 +81,7 @@ def test_e2e_judge_undo_an_unsent_tap_takes_it_off_the_tablet(
     page, live_server, login, judge, running
 ):
     """A tap no request has carried yet (it waits behind a slow one) is undone on the tablet
-    at once and never sent (OFFLINE.md: never attempted -> removed)."""
+    at once and never sent (docs/offline.md: never attempted -> removed)."""
     open_board(page, live_server, login, judge, running)
     held = []
     page.route("**/finishes/", lambda route: held.append(route))  # the first one hangs
@@ -117,7 +117,7 @@ def test_e2e_judge_count_after_the_end(page, live_server, login, judge, competit
     page.fill("#count-piles", "31")
     page.fill("#count-rest", "4")
     page.fill("#count-loose", "6")
-    # the sum as counted (issue 15 point 14): puzzle − piles of 10 − rest − loose
+    # the sum as counted: puzzle − piles of 10 − rest − loose
     expect(page.locator("#count-result")).to_have_text("1.000 − 310 − 4 − 6 = 680 brikker tælles")
     shot(page, "count-form")
     page.locator('.segmented span:text-is("Lagte brikker")').click()

@@ -1,5 +1,5 @@
 """After "Gem" the card says what was saved, with its undo beside it; the undo says what it
-undoes; "Er tiden rigtig?" also offers "Ret tiden" (issue 15 points 11-13), at 768x1024."""
+undoes; "Er tiden rigtig?" also offers "Ret tiden", at 768x1024."""
 
 import re
 from datetime import timedelta
@@ -42,7 +42,7 @@ def test_e2e_saved_confirmation_on_the_card_with_its_undo(
     expect(saved.locator('[data-role="saved-text"]')).to_have_text(
         f"Gemt ✓ Bord 1 · puslespil 1 · {time_taken} · 1 brik trækkes fra"
     )
-    # one undo button for one record (issue 21 point 9): the card's, not a second beside it
+    # one undo button for one record: the card's, not a second beside it
     undo = card(page, 1).get_by_role("button", name=re.compile("Fortryd puslespil 1"))
     expect(undo).to_have_count(1)
     expect(undo).to_have_text(f"↶ Fortryd puslespil 1 ({time_taken})")

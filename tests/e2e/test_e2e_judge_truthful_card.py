@@ -1,4 +1,4 @@
-"""The tablet says only what is true (issue 21 point 9), at 768x1024: a tap the server has
+"""The tablet says only what is true, at 768x1024: a tap the server has
 not answered is "noted on the tablet", not "saved"; one undo button; a count of 2 says why
 and its button is off; a second judge's refusal stays on the card with who and when; an
 undo says "Fortrudt" on the card; the clock line reads as a sentence before the sync."""

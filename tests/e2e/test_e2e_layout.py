@@ -1,4 +1,4 @@
-"""Every screen fits its screen (issue 21, "What it must do" 5): the layout check.
+"""Every screen fits its screen: the layout check.
 
 Every public page, the judge's page and the control room's pages are rendered in Chromium at
 the sizes they are used at, for a championship of 60 teams with long names and long puzzle
@@ -76,8 +76,8 @@ PAGES = {
     "control:logins": ("admin", CONTROL, "main h1"),
     "control:finalise": ("admin", CONTROL, "main h1"),
     "control:objection_resolve": ("admin", CONTROL, "main h1"),
-    "screen_control:screen": ("admin", CONTROL, "main h1"),
-    "screen_control:speaker": ("admin", CONTROL, "#feed-live"),
+    "control:screen": ("admin", CONTROL, "main h1"),
+    "control:speaker": ("admin", CONTROL, "#feed-live"),
     "control:judges": ("admin", CONTROL, "main h1"),
 }
 WRITE = "a POST-only write (answers a form on a page checked here)"
@@ -87,7 +87,7 @@ NOT_RENDERED = {
     "judge:worker": "the service worker's script",
     "judge:board_fragment": "the judge page's cards, swapped into judge:board (checked there)",
     "judge:paper_sheets": "A4 paper sheets for the printer (print CSS), not a screen",
-    "control:hall": "the tablets panel, swapped into control:room (checked there)",
+    "control:tablets": "the tablets panel, swapped into control:room (checked there)",
     "control:join": "the judges' A4 join sheet for the printer, not a screen",
     "control:audit_csv": "a CSV file, not a page",
     "control:judge_slips": "the judges' A4 login slips for the printer, not a screen",
@@ -110,10 +110,10 @@ NOT_RENDERED = {
             "control:count_correct",
             "control:finish_correct",
             "control:finish_delete",
-            "screen_control:mode",
-            "screen_control:hold",
-            "screen_control:reveal_start",
-            "screen_control:reveal_next",
+            "control:screen_mode",
+            "control:screen_hold",
+            "control:reveal_start",
+            "control:reveal_next",
             "control:judge_password",
             "control:judge_revoke",
         )
@@ -122,7 +122,7 @@ NOT_RENDERED = {
 # Scroll containers that must not need scrolling at the sizes checked: the phone's board hides
 # columns so that the pieces stay in view, a board scrolled sideways hides them.
 MUST_FIT = [".board-wrap"]
-NAMESPACES = ("public", "judge", "control", "screen_control")
+NAMESPACES = ("public", "judge", "control")
 
 STATES = ("running", "stopped", "final")
 
@@ -307,7 +307,7 @@ TV_PAGE = """() => {
 def test_the_cafe_tv_shows_18_teams_a_page_with_every_column(
     browser, live_server, layout_users, size, shot
 ):
-    """Issue 21, point 10: at 1920x1080 the bars ran off the right edge, "Sidst færdig" never
+    """At 1920x1080 the bars ran off the right edge, "Sidst færdig" never
     showed and a page held 9 teams (60 teams: seven pages, a minute's wait for a family)."""
     width, height = TV[size]
     competition = championship("running", layout_users["admin"])

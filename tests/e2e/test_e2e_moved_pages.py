@@ -1,4 +1,4 @@
-"""Issue 12 in the browser: a bookmark of the old /objections/ address brings the desk to its
+"""A bookmark of the old /objections/ address brings the desk to its
 objection page under /desk/, where it files one; the head judge's resolve link goes to the
 control room, and the time field refuses a bare number as the tablet does."""
 

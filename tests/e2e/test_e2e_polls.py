@@ -1,4 +1,4 @@
-"""A poll that brings nothing new leaves the page alone (issue 25): the leaderboard's rows are
+"""A poll that brings nothing new leaves the page alone: the leaderboard's rows are
 the same elements until the standings change, so a reader's tap, selection or measurement is
 never on a row that the poll is replacing."""
 

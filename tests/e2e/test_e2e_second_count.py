@@ -1,5 +1,5 @@
-"""The second, blind count on the judge's tablet (issue 14 item 3) at 768x1024, and the
-counting judge's correction ("Ret optælling", issue 15 point 12)."""
+"""The second, blind count on the judge's tablet at 768x1024, and the
+counting judge's correction ("Ret optælling")."""
 
 from datetime import timedelta
 
@@ -42,7 +42,7 @@ def test_e2e_second_judge_counts_blind_differs_then_agrees(
     page.fill("#count-pieces", "410")
     shot(page, "blind-entry")
     page.locator("#count-save").click()
-    # the refusal stays on the card (OFFLINE.md)
+    # the refusal stays on the card (docs/offline.md)
     expect(one.locator('[data-role="refused"]')).to_contain_text(
         "Ikke bekræftet: Optællingerne er forskellige: 420 og 410 brikker."
     )

@@ -1,4 +1,4 @@
-"""Issue 14 in the browser: the head judge switches the big screen from the control room and
+"""The head judge switches the big screen from the control room and
 every screen follows without a reload (1920x1080); the prize-giving reveal of five places as
 the screen and a spectator's phone (375 px) see it; a spectator follows a team; axe-core
 finds no serious or critical violation on any page of any audience; the desk registers a

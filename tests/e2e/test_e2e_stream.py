@@ -1,4 +1,4 @@
-"""The stream overlay and the speaker's feed in Chromium at their sizes (issue 24): the
+"""The stream overlay and the speaker's feed in Chromium at their sizes: the
 overlay is a transparent 1920x1080 browser source without a scrollbar, live like the big
 screen; the feed fits a phone."""
 

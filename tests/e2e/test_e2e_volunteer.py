@@ -1,4 +1,4 @@
-"""Issue 15 in the browser, by visible text at each user's device size: the admin creates a
+"""By visible text at each user's device size: the admin creates a
 competition from the home page and meets the error summary (1366x768), the desk sees what
 to check at check-in (1366x768), a spectator filters the leaderboard and opens a team from
 its row (375x812), the big screen fills its height and gives way to the results (1920x1080),

@@ -1,5 +1,5 @@
 """Requests that read a record, then wait for a lock that another transaction holds while it
-deletes that record: the race of issue 19 point 6, made certain instead of likely.
+deletes that record: the race of Made certain instead of likely.
 
 `behind_the_lock(team, jobs, inside)` locks the team row (the first lock of every judging
 write), starts each job in its own thread and database connection, waits until every job

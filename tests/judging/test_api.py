@@ -1,4 +1,4 @@
-"""The judges' HTTP API: roles, status codes, refusals, idempotency (DESIGN.md)."""
+"""The judges' HTTP API: roles, status codes, refusals, idempotency (docs/contracts.md)."""
 
 import uuid
 from datetime import timedelta

@@ -1,4 +1,4 @@
-"""DESIGN.md's API walk end to end: set up, run the clock, judge, count, finalise, rank."""
+"""The API walk end to end: set up, run the clock, judge, count, finalise, rank."""
 
 from datetime import timedelta
 
@@ -106,7 +106,7 @@ def test_the_api_walk(api_as, admin_user, desk, judge):
     assert count({"team": ids["C"], "pieces": 2}).status_code == 400
 
     # second_count is on by default: every count is counted again, blind, by another judge
-    # (or the head judge); finalise waits for it (DESIGN.md).
+    # (or the head judge); finalise waits for it (docs/contracts.md).
     counts = {c.team.name: c.pk for c in Count.objects.select_related("team")}
     refused(judging.post(f"{url}/counts/{counts['A']}/confirm", {"pieces": 300}), "own_count")
     admin = api_as(admin_user)

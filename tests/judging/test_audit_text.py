@@ -1,4 +1,4 @@
-"""Issue 15 point 9: the change log in Danish sentences, local times, before → after in words.
+"""The change log in Danish sentences, local times, before → after in words.
 
 One test per action type, each made by the real service, read as the head judge reads it."""
 

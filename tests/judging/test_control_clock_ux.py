@@ -1,4 +1,4 @@
-"""Issue 15 points 7 and 8: the start names what is odd; a mistaken stop can be undone."""
+"""The start names what is odd; a mistaken stop can be undone."""
 
 from datetime import timedelta
 
@@ -145,7 +145,7 @@ def test_control_room_hides_the_button_after_the_window(client, admin_user, stop
 
 
 def test_api_undo_the_stop(api_as, admin_user, judge, stopped):
-    url = reverse("judging_api:clock-stop-undo", args=[SLUG])
+    url = reverse("api:clock-stop-undo", args=[SLUG])
     assert api_as(judge).post(url).status_code == 403
     response = api_as(admin_user).post(url)
     assert response.status_code == 200, response.content

@@ -1,5 +1,4 @@
-"""The control room's judges page (issue 21 point 3 and "What it must do" 2; issue 20
-"What it must do" 2): the head judge makes judge logins (passwords validated, or strong
+"""The control room's judges page: the head judge makes judge logins (passwords validated, or strong
 ones made), prints a slip per judge (username, password, the judge page's QR code at the
 hall's address) and revokes a lost tablet: its sessions and API tokens stop working."""
 

@@ -182,7 +182,7 @@ def test_correct_a_finish_with_reason_and_audit(client, admin_user, competition,
     html = client.get(reverse("control:audit", args=[SLUG]), {"action": "finish_correct"})
     text = html.content.decode()
     assert "Dommeren tastede forkert" in text
-    assert "Tid: 0:10:00 → 0:09:00" in text  # before and after in words (issue 15)
+    assert "Tid: 0:10:00 → 0:09:00" in text  # before and after in words
 
 
 def test_delete_only_the_latest_finish(client, admin_user, competition, teams):

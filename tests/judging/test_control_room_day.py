@@ -1,4 +1,4 @@
-"""The head judge's control room, walked again (issue 21 point 8): the start corrected by
+"""The head judge's control room, walked again: the start corrected by
 "−30 s" / "+30 s"; the tablets panel names the tables a judge chose and puts away tablets
 quiet for long; a count that differs links to its team and says who settles it; the team
 table can be searched."""
@@ -13,7 +13,7 @@ from django.utils import timezone
 from competition.models import AuditEntry, Competition
 from judging.models import Tablet
 from judging.services import count_confirm, count_record
-from judging.templatetags.hall import table_ranges
+from judging.templatetags.tablets import table_ranges
 from tests.factories import TeamFactory
 
 pytestmark = pytest.mark.django_db
@@ -101,7 +101,7 @@ def test_tablets_panel_names_the_chosen_tables_and_puts_away_quiet_ones(
     stuck = make_user("judge", "stuck")
     _tablet(competition, stuck, "dddd4444", waiting=2, quiet=timedelta(hours=2))
     client.force_login(admin_user)
-    page = client.get(reverse("control:hall", args=[SLUG])).content.decode()
+    page = client.get(reverse("control:tablets", args=[SLUG])).content.decode()
     rows = re.findall(r'<tr class="tablet [^"]*" data-device="(\w+)">(.*?)</tr>', page, re.S)
     shown = {device: body for device, body in rows}
     assert set(shown) == {"aaaa1111", "bbbb2222", "dddd4444"}  # quiet and empty: put away
@@ -171,7 +171,7 @@ def test_search_keeps_the_room_in_fixed_queries(
         client.get(reverse("control:room", args=[SLUG]) + "?q=1")
 
 
-# --- the Danish of these pages (issue 21 item 7) ----------------------------------------
+# --- the Danish of these pages ----------------------------------------
 def test_danish_of_the_control_room_and_the_judge_page(
     client, admin_user, judge, competition, teams
 ):

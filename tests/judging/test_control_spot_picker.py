@@ -1,4 +1,4 @@
-"""Issue 15 point 10: corrections pick missing pieces as on the tablet, the deduction shown."""
+"""Corrections pick missing pieces as on the tablet, the deduction shown."""
 
 from datetime import timedelta
 

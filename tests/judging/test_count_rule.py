@@ -1,4 +1,4 @@
-"""R9 everywhere (issue 11, defect 6): a count is below the unfinished puzzle's pieces.
+"""R9 everywhere: a count is below the unfinished puzzle's pieces.
 
 A count of every piece is a finish: counted, it ranked the team by its earlier finish above
 a team that really finished that puzzle. Every path that records or corrects a count (the
@@ -33,7 +33,7 @@ def _ranking(competition):
     return [(row["team"]["name"], row["rank"], row["pieces"]) for row in body["standings"]]
 
 
-def test_defect_6_a_count_of_every_piece_cannot_rank_above_a_real_finish(
+def test_a_count_of_every_piece_cannot_rank_above_a_real_finish(
     competition, teams, judge, admin_user, start_clock, invalid
 ):
     """Hold 1 finished puzzle 1 early; Hold 2 finished puzzles 1 and 2. A "count" of all

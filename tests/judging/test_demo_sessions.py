@@ -1,4 +1,4 @@
-"""Issue 15: `manage.py demo --live` in the middle of a demo keeps the demo passwords and
+"""`manage.py demo --live` in the middle of a demo keeps the demo passwords and
 every staff session, the judge's tablet included."""
 
 from io import StringIO

@@ -1,4 +1,4 @@
-"""Request ids kept for the whole competition (OFFLINE.md "On the server", issue 11 defect 3).
+"""Request ids kept for the whole competition (docs/offline.md "The server's side").
 
 A request id outlives the record it created: once that record is deleted, voided by a later
 finish, or cancelled, a resend of the id answers 409 `undone` and writes nothing; it never
@@ -29,7 +29,7 @@ BASE = "/api/v1/competitions/dm-2026"
 RID = uuid.UUID("3d8f6a52-1c4b-4e0f-9b7a-6c2e5d1f0a84")
 
 
-# --- issue 11, defect 3, exactly as reported ------------------------------------------------
+# --- Exactly as reported ------------------------------------------------
 
 
 class TestDefect3ThroughTheAPI:

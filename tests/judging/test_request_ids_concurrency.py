@@ -1,4 +1,4 @@
-"""A request and its cancel racing on PostgreSQL (OFFLINE.md): they serialise on the locks.
+"""A request and its cancel racing on PostgreSQL (docs/offline.md): they serialise on the locks.
 
 Whichever reaches the server first, the end state is the same: no record from the request,
 its id kept as cancelled, and a later resend answers 409 `undone`. Never a record together

@@ -1,4 +1,4 @@
-"""Issue 12, item 3: one rule, one answer. Each rule's bad inputs go through the API and the
+"""One rule, one answer. Each rule's bad inputs go through the API and the
 control room's page side by side: both refuse (a bad value 400, a refusal by the state of the
 day 409 with its code), the page shows the very sentence the API answers, and neither writes
 anything (R7, R8, R9, R10)."""

@@ -1,4 +1,4 @@
-"""Counts checked twice (issue 14 item 3; DESIGN.md `second_count`, `counts/{id}/confirm`,
+"""Counts checked twice (docs/contracts.md "The second count", `counts/{id}/confirm`,
 `count_differs`, `counts_unconfirmed`): through the services and the API."""
 
 import uuid
@@ -112,7 +112,7 @@ def test_a_judge_corrects_until_confirmed_then_not(counted, judge, judge2, refus
 
 
 def test_another_judge_cannot_correct_an_unconfirmed_count(counted, judge, judge2, refused):
-    """Issue 19 point 2: judge 2 corrected judge 1's 101 to 400 and confirmed 400 alone."""
+    """Judge 2 corrected judge 1's 101 to 400 and confirmed 400 alone."""
     caught = refused(
         "count_not_yours", count_correct, count=counted[0], by=judge2, pieces=400, reason="x"
     )
@@ -286,7 +286,7 @@ def test_control_room_flags_the_team_whose_counts_differ(client, counted, judge2
     page = client.get(reverse("control:finalise", kwargs={"slug": "dm-2026"})).text
     assert "Venter på kontroloptælling:" in page
     assert "Optællingerne er forskellige: 102 og 150 brikker" in page
-    assert "Du afgør det som overdommer" in page  # issue 21 point 8: who settles it
+    assert "Du afgør det som overdommer" in page  # Who settles it
     assert 'name="confirm" value="yes" required disabled' in page
 
 

@@ -64,7 +64,7 @@ class TestClock:
         assert entry.after["started_at"] is not None
 
     def test_start_back_dated_correction(self, competition, admin_user):
-        # DAY.md: started 30 seconds late, corrected to when it really started.
+        # docs/day.md: started 30 seconds late, corrected to when it really started.
         started = timezone.now() - timedelta(seconds=30)
         competition = clock_start(competition=competition, by=admin_user, started_at=started)
         assert competition.started_at == started
@@ -209,7 +209,7 @@ class TestFinishRegister:
         )
 
     def test_after_end_with_a_time_before_the_end_is_accepted(self, ended, teams, judge):
-        # DAY.md: a finish noted on paper at 12:59:40 can still be entered after 13:00.
+        # docs/day.md: a finish noted on paper at 12:59:40 can still be entered after 13:00.
         finish = finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=10780)
         assert finish.elapsed_seconds == 10780
 
@@ -273,7 +273,7 @@ class TestFinishRegister:
 
     @pytest.mark.parametrize("ahead", [1, 3, 5])
     def test_the_last_seconds_a_tap_ahead_is_the_clocks_now(self, running, teams, judge, ahead):
-        """Issue 19 point 3: 57 s of the last minute gone, a tablet 1-5 s ahead taps: the clock
+        """57 s of the last minute gone, a tablet 1-5 s ahead taps: the clock
         still runs, so the tap is the clock's now (57 s), not `after_end` (the outbox would
         drop the refused tap and the puzzle's pieces with it)."""
         end = 3 * 3600
@@ -363,7 +363,7 @@ class TestIdempotency:
 
 
 class TestFingerprint:
-    """OFFLINE.md: a request id names one registration. Each field of it is part of the
+    """docs/offline.md: a request id names one registration. Each field of it is part of the
     fingerprint at the service: the same id with any field changed is a conflict (422) and
     writes nothing; the judge's confirmation of an implausible time is not a field (the
     outbox resends the confirmed entry under its id)."""
@@ -454,7 +454,7 @@ class TestFingerprint:
         assert again.replayed is True
 
     def test_an_id_is_one_request_whatever_its_kind(self, ended, teams, judge, refused):
-        """Request ids live in one table for the competition (issue 11): the same id sent as
+        """Request ids live in one table for the competition: the same id sent as
         a count after a finish is another request under a used id, 422, nothing written."""
         rid = uuid.uuid4()
         finish = finish_register(
@@ -648,7 +648,7 @@ class TestCounts:
         assert entry.after["pieces"] == 420
 
     def test_unplaced_and_loose(self, ended, teams, judge):
-        # DAY.md: 31 piles of 10 + 4 unplaced, 6 loose in pairs, on a 1000-piece puzzle.
+        # docs/day.md: 31 piles of 10 + 4 unplaced, 6 loose in pairs, on a 1000-piece puzzle.
         finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=3000)
         finish_register(team=teams[0], position=2, by=judge, elapsed_seconds=8000)
         count = count_record(team=teams[0], by=judge, unplaced=31 * 10 + 4, loose=6)

@@ -1,4 +1,4 @@
-"""Random championship days through the HTTP API (issue 19): the model in
+"""Random championship days through the HTTP API: the model in
 `tests/judging/day/model.py`, its checks after every call and step in its docstring.
 
 `test_random_days` plays random days (a new seed each run, on PostgreSQL and on SQLite);

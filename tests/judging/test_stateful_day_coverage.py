@@ -1,6 +1,7 @@
-"""What the day model reaches, measured (issue 19, item 3): a fixed set of days (the seed
+"""What the day model reaches, measured: a fixed set of days (the seed
 is fixed: `derandomize`) and the events they recorded. A model that stops reaching the end
-of the day, a refusal of DESIGN.md's table, or a decided record's late change fails here.
+of the day, a refusal of the 409 codes of docs/contracts.md, or a decided record's late change fails
+here.
 
 Repeat the figures: `DATABASE_URL=postgres://... .venv/bin/pytest -p no:xdist -s
 tests/judging/test_stateful_day_coverage.py` (it prints them).
@@ -42,7 +43,7 @@ def test_the_days_reach_the_end_and_every_refusal(day_staff):  # noqa: F811
         print(f"  {n:4d} {name}")
     assert reached["final"] >= days / 5, "fewer than a fifth of the days reach final"
     missing = [code for code in DESIGN_CODES if not reached[f"refused {code}"]]
-    assert not missing, f"refusals of DESIGN.md's table never reached: {missing}"
+    assert not missing, f"refusals of the 409 codes of docs/contracts.md never reached: {missing}"
     for name in (
         "decided, then a judge's change",
         "decided, then a late cancel",

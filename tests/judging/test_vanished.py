@@ -1,5 +1,5 @@
-"""Issue 19 point 6 (DESIGN.md "The edges that stay true"): a record that vanished between
-the view and the lock (an undo, a void, a second delete at the same moment) answers 404, or
+"""A record that vanished between the view and the lock (docs/contracts.md "The edges
+that stay true") (an undo, a void, a second delete at the same moment) answers 404, or
 409 with its code, never 500, and the refused request writes nothing.
 
 The views load the record before the service takes the team's lock; the services read it

@@ -1,4 +1,4 @@
-"""A warning (R14) sent twice with the same request id is one warning (OFFLINE.md)."""
+"""A warning (R14) sent twice with the same request id is one warning (docs/offline.md)."""
 
 import uuid
 from unittest import mock
@@ -59,7 +59,7 @@ class TestService:
     def test_the_loser_of_a_race_gets_the_winners_answer(
         self, running, teams, judge, reason, replayed
     ):
-        """Two requests with one id at once (OFFLINE.md): the second looked before the first
+        """Two requests with one id at once (docs/offline.md): the second looked before the first
         had saved, so its insert breaks the unique request id; it then answers with the
         saved warning (the same reason) or 422 (another), and writes nothing. Played here
         by hiding the saved warning from the second request's first look."""

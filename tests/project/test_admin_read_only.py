@@ -1,7 +1,7 @@
-"""The Django admin is read-only for competition data (DESIGN.md "Architecture", issue 11
-defect 7): no add, change or delete, for superusers too, and no action that writes; every
-write goes through the services (rules, audit entry, standings version). The `admin` role
-(the head judge) may log in and look."""
+"""The Django admin is read-only for competition data (docs/architecture.md "A write"): no add,
+change or delete, for superusers too, and no action that writes; every write goes through the
+services (rules, audit entry, standings version). The `admin` role (the head judge) may log in and
+look."""
 
 from datetime import timedelta
 from uuid import uuid4
@@ -74,9 +74,7 @@ def test_every_competition_model_is_in_the_admin():
 
 
 @pytest.mark.django_db
-def test_superuser_changing_pieces_after_the_start_is_refused_defect_7(
-    client, world, superuser, state
-):
+def test_superuser_changing_pieces_after_the_start_is_refused(client, world, superuser, state):
     """Defect 7: a superuser changed a puzzle's pieces after the start via /admin/: no audit
     entry, no version bump, stale standings."""
     puzzle = world.puzzles.get(position=1)

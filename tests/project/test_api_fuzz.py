@@ -1,4 +1,4 @@
-"""API fuzzing (issue 8): schemathesis against /api/schema/, bounded, in-process.
+"""API fuzzing: schemathesis against /api/schema/, bounded, in-process.
 
 No answer may be a 500, and every answer must match the schema. Requests come from an
 admin (so they reach past the permission checks) against a real competition, with the

@@ -1,4 +1,4 @@
-"""The shared cache is an optimisation (DESIGN.md "Running", issue 11 defect 8): with Redis
+"""The shared cache is an optimisation (docs/contracts.md "Running"): with Redis
 dead or slow every public page and answer is still served, computed or from the process's
 own memory, and the error is logged."""
 
@@ -114,9 +114,7 @@ def test_the_public_paths_cover_every_public_page():
 
 
 @pytest.mark.django_db
-def test_dead_redis_serves_every_public_page_defect_8(
-    settings, running, teams, closed_port, caplog
-):
+def test_dead_redis_serves_every_public_page(settings, running, teams, closed_port, caplog):
     use_redis_at(settings, closed_port)
     client = Client(raise_request_exception=False)
     with caplog.at_level(logging.WARNING):
@@ -172,8 +170,8 @@ def test_readyz_says_ready_with_the_cache_down_and_names_it(settings, closed_por
 def test_dead_redis_the_moved_staff_pages_still_answer(
     settings, running, teams, closed_port, desk, admin_user
 ):
-    """Issue 12 moved the official results to scoring and the objections to the desk and the
-    control room; with Redis down they answer, and their old addresses still lead there."""
+    """The official results (in scoring) and the objections (at the desk and in the control
+    room); with Redis down they answer, and their old addresses still lead there."""
     use_redis_at(settings, closed_port)
     slug = running.slug
     for user, paths in (

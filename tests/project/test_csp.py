@@ -1,4 +1,4 @@
-"""A Content-Security-Policy on every page (django-csp; issue 11 "What it must do" 12):
+"""A Content-Security-Policy on every page (django-csp):
 scripts and styles only from our own files, so every page must work without inline
 script, event-handler attributes, inline style attributes or `<style>` blocks."""
 
@@ -134,7 +134,7 @@ def test_every_page_has_the_policy_and_nothing_inline_it_would_block(client, wor
 
 
 # Pages the walk must have rendered (200) for the role: the print sheets whose buttons the
-# policy blocked (issue 20 point 7) among them, proof that it read more than refusals.
+# policy blocked among them, proof that it read more than refusals.
 RENDERED = {
     "judge": [f"/judge/{privacy.SLUG}/", f"/judge/{privacy.SLUG}/sheets/"],
     "desk": [f"/desk/{privacy.SLUG}/", f"/desk/{privacy.SLUG}/cards/"],
@@ -152,7 +152,7 @@ RENDERED = {
 def test_no_route_for_any_role_has_an_inline_handler_or_script(client, privacy_world, role):
     """Every route the URL resolver knows (as tests/project/test_privacy.py walks them),
     as every role, plain and as htmx asks: no `on*=` attribute, no inline script, no
-    inline style, and the policy on every HTML answer (issue 20 "What it must do" 3)."""
+    inline style, and the policy on every HTML answer."""
     _competition, _team, _other, users = privacy_world
     if role == "superuser":
         users["superuser"] = get_user_model().objects.create_superuser(

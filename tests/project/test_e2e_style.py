@@ -1,4 +1,4 @@
-"""The browser tests wait for states, never for moments (issue 25).
+"""The browser tests wait for states, never for moments.
 
 CI went red on a busy machine when a test located a leaderboard row, then measured it while
 the 1 s poll swapped the rows (`bounding_box()` answered None). The class of that defect is

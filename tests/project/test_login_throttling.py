@@ -28,7 +28,7 @@ def test_a_few_typos_do_not_lock_a_judge_out(client):
     assert client.session["_auth_user_id"]
 
 
-# --- behind the TLS proxy (DESIGN.md "Running"; issue 11 defect 9) ------------------------
+# --- behind the TLS proxy (docs/contracts.md "Running") ------------------------
 PROXY = "10.0.0.2"  # every request reaches the app from the proxy
 
 
@@ -47,7 +47,7 @@ def behind_proxy(settings, db):
     get_user_model().objects.create_user("overdommer", password="rigtig-kode-1")
 
 
-def test_a_guesser_elsewhere_does_not_lock_out_the_head_judge_defect_9(behind_proxy, client):
+def test_a_guesser_elsewhere_does_not_lock_out_the_head_judge(behind_proxy, client):
     for _ in range(5):
         response = login_via_proxy(client, "overdommer", "gæt", "203.0.113.9")
     assert response.status_code == 429

@@ -1,4 +1,4 @@
-"""CI cannot pass without running the browser and Node tests (issue 16).
+"""CI cannot pass without running the browser and Node tests.
 
 With CI=true a test marked `e2e` or `node` that would skip fails instead
 (tests/ci_no_skips.py); `.ci/tools` (run by `.ci/run`) installs Debian's chromium and nodejs

@@ -1,4 +1,4 @@
-"""Issue 11, defect 11: odd input never answers 500 (DESIGN.md "The HTTP API").
+"""Odd input never answers 500 (docs/contracts.md "The HTTP API").
 
 A number that is not a plain whole number in range (`?team=²`: "²".isdigit() is True but
 int("²") fails; 30 digits) is a 400 on the API and is ignored on a staff page; an id in a
@@ -327,7 +327,7 @@ def test_a_huge_form_count_builds_no_thousand_forms(running, staff_client):
     assert len(response.context["formset"].forms) <= 50
 
 
-# --- issue 12: the moved addresses and the two shared form fields -------------------------
+# --- The moved addresses and the two shared form fields -------------------------
 @pytest.mark.parametrize(
     "path",
     [

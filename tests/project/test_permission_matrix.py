@@ -1,4 +1,4 @@
-"""The permission matrix (issues 8 and 16): every endpoint and staff page × (anonymous,
+"""The permission matrix: every endpoint and staff page × (anonymous,
 judge, desk, admin) has its exact expected answer here, and no write by a wrong role lands.
 
 Each row names the roles that may use the route and the exact status they get (with the
@@ -239,7 +239,7 @@ ROUTES = [
         ONLY_ADMIN,
         302,
     ),
-    # --- the big screen (issue 14) ---------------------------------------------------------
+    # --- the big screen ---------------------------------------------------------
     ("GET", f"/control/{S}/screen/", None, ONLY_ADMIN, 200),
     (
         "POST",
@@ -252,7 +252,7 @@ ROUTES = [
     ("POST", f"/control/{S}/screen/reveal/start", {"from_place": "2"}, ONLY_ADMIN, 302),
     ("POST", f"/control/{S}/screen/reveal/next", {}, ONLY_ADMIN, 302),
     ("GET", f"/control/{S}/speaker/", None, ONLY_ADMIN, 200),
-    # --- objections: the desk files and prints, the control room resolves (issue 12) ----
+    # --- objections: the desk files and prints, the control room resolves ----
     ("GET", f"/desk/{S}/objections/", None, STAFF_DESK, 200),
     (
         "POST",
@@ -470,7 +470,7 @@ def test_permission_matrix(client, world, method, path, body, allowed, ok, role)
     ("role", "expected"), [(ANON, 403), (DESK, 403), (JUDGE, 200), (ADMIN, 200)]
 )
 def test_count_confirm_exact_statuses(client, world, role, expected):
-    """The second count (issue 14): a judge or an admin confirms an equal count (200)."""
+    """The second count: a judge or an admin confirms an equal count (200)."""
     users, ids = world
     if users[role] is not None:
         client.force_login(users[role])

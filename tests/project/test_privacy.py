@@ -1,4 +1,4 @@
-"""No personal data on any public or judge-visible surface (issue 16; DESIGN.md, R1).
+"""No personal data on any public or judge-visible surface (docs/contracts.md, R1).
 
 Personal data is a team's members, their accompanying adults, the contact's name, e-mail and
 phone, and the desk's notes. Each field holds a value found nowhere else, and every answer an

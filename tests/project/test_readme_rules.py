@@ -1,5 +1,5 @@
 """README's "The rules in the code" names, for every rule R1-R20, what enforces it and which
-test proves it: the table keeps pointing at code and tests that exist (issue 12, item 8)."""
+test proves it: the table keeps pointing at code and tests that exist."""
 
 import importlib
 import re

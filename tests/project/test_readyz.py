@@ -1,4 +1,4 @@
-"""/readyz for a load balancer (DESIGN.md "Running"): 200 only when the database answers,
+"""/readyz for a load balancer (docs/contracts.md "Running"): 200 only when the database answers,
 503 naming what is down; /healthz stays without database and cache."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""DEBUG is off unless set (DESIGN.md "Running"): a server started without any variable is
+"""DEBUG is off unless set (docs/contracts.md "Running"): a server started without any variable is
 a production server, so it refuses to start without its secret key."""
 
 import os

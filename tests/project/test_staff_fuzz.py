@@ -1,4 +1,4 @@
-"""Fuzz test of the staff pages' query strings and forms (issue 11): no 500 for any string.
+"""Fuzz test of the staff pages' query strings and forms: no 500 for any string.
 
 The API has its schema fuzzed (test_api_fuzz.py); the HTML pages have no schema, so this
 test finds their inputs itself: it opens every staff page of a competition whose time is up
@@ -380,7 +380,7 @@ def test_the_fuzzing_reaches_every_kind_of_input(targets):
     ]:
         assert expected in keys, f"{expected}: {sorted(k[1] for k in keys if k[0] == expected[0])}"
     # The objection pages: the desk's (/desk/<slug>/objections/) and the control room's
-    # resolve page (/control/<slug>/objections/<id>/resolve/), issue 12.
+    # resolve page (/control/<slug>/objections/<id>/resolve/).
     objection_keys = {t.key for t in targets if "/objections/" in t.path}
     for expected_key in ("team", "about", "elapsed", "missing", "pieces"):
         assert expected_key in objection_keys, f"{expected_key}: {sorted(objection_keys)}"

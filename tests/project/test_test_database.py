@@ -1,4 +1,4 @@
-"""The tests run on the hall's kind of database (issue 25): on SQLite a file in WAL mode with a
+"""The tests run on the hall's kind of database: on SQLite a file in WAL mode with a
 busy timeout, as `make hall` runs, so that the browser tests' live server and the test body
 have a connection each, readers never wait and a writer waits instead of failing."""
 

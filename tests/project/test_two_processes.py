@@ -1,7 +1,7 @@
 """Scale-out: two app processes on one PostgreSQL. A write through one is served by the other.
 
 Each process has its own local-memory cache on purpose: nothing correct may depend on
-process-local state (DESIGN.md "Running"); the standings version in the database decides.
+process-local state (docs/contracts.md "Running"); the standings version in the database decides.
 """
 
 import json

@@ -1,6 +1,6 @@
-"""Issue 19, "What it must do" item 4 (DESIGN.md "The edges that stay true"): every write
+"""A record that vanished (docs/contracts.md "The edges that stay true"): every write
 endpoint that names a record in its URL, called with that record deleted just before,
-answers 404 (or 409 with its code, or the answer DESIGN.md gives), never 500; the deletes
+answers 404 (or 409 with its code, or the answer docs/contracts.md gives), never 500; the deletes
 also as two requests at once (PostgreSQL, threads), and every finish or count write also
 while the record is deleted under the lock it waits for. Built from the URL resolver: a new
 write route with a record id, or a new write method on one, fails the last tests until it
@@ -28,7 +28,7 @@ S = "dm-2026"
 API = f"/api/v1/competitions/{S}"
 # (method, path, body, the record deleted just before, who calls, what it answers)
 # The record: team, finish, count (team 3's), objection, or request (the finish a tablet's
-# request created, undone: its cancel then answers as DESIGN.md says, 200 "deleted").
+# request created, undone: its cancel then answers as docs/contracts.md says, 200 "deleted").
 WRITES = [
     # --- API -------------------------------------------------------------------------------
     ("PATCH", f"{API}/teams/{{team}}/", {"fee_paid": True}, "team", "admin", 404),
@@ -307,7 +307,7 @@ def test_two_deletes_at_once(competition, teams, method, path, body, who, answer
 
 
 # Every finish or count write, with its record deleted while the request waits for the
-# team's lock (the view has read it): the race of issue 19 point 6.
+# team's lock (the view has read it): the race of a record vanishing under the lock.
 RACES = [row for row in WRITES if row[3] in ("finish", "count")]
 
 

@@ -1,10 +1,9 @@
-"""Issue 19 point 1 (DESIGN.md `second_count`, the standings' `counting`): with the second
-count on, a count that is not yet confirmed is not public. Judge 1 counts 437 pieces on
-table 1's puzzle 2: no public surface (the standings API, the leaderboard and its fragment,
-the big screen and its fragment, the team page, results.csv) shows 437, nor the 937 pieces
-it would make, to the public or to a judge (who may be the second to count); they show
-"tælles" instead. The desk and the head judge see it with `confirmed: false`. Once a second
-judge confirms it, it is public.
+"""The blind count in public (docs/contracts.md "The second count"): with the second count on, a
+count that is not yet confirmed is not public. Judge 1 counts 437 pieces on table 1's puzzle 2: no
+public surface (the standings API, the leaderboard and its fragment, the big screen and its
+fragment, the team page, results.csv) shows 437, nor the 937 pieces it would make, to the public or
+to a judge (who may be the second to count); they show "tælles" instead. The desk and the head judge
+see it with `confirmed: false`. Once a second judge confirms it, it is public.
 """
 
 import csv

@@ -1,4 +1,4 @@
-"""The race chart (issue 6 item 4): pieces over time, drawn on the server as SVG."""
+"""The race chart: pieces over time, drawn on the server as SVG."""
 
 import re
 

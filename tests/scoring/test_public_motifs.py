@@ -1,4 +1,4 @@
-"""DAY.md: the motifs may stay off the public pages until the clock starts."""
+"""docs/day.md: the motifs may stay off the public pages until the clock starts."""
 
 from datetime import timedelta
 

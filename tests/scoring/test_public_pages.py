@@ -1,4 +1,4 @@
-"""The public pages (issue 6): leaderboard and its fragment, big screen, team page,
+"""The public pages: leaderboard and its fragment, big screen, team page,
 results.csv, rules; Danish by default, English on request; no personal data anywhere."""
 
 import csv
@@ -221,7 +221,7 @@ def test_team_page_timeline(client, live):
     assert "27,3" in body  # 1000 pieces in 36:40, Danish decimals
     assert "16,7" in body  # 500 pieces in 30:00
     assert "−1" in body  # the lone missing piece (R8)
-    # in words, not "Manglende brikker pr. sted (antal): 1, 2" (issue 21 item 7)
+    # in words, not "Manglende brikker pr. sted (antal): 1, 2"
     assert "1 enkelt manglende brik trukket fra" in body
     assert "2 sammenhængende manglende brikker: produktionsfejl, intet trukket fra" in body
     assert "pr. sted (antal)" not in body

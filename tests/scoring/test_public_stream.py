@@ -1,4 +1,4 @@
-"""Followers beyond the tables (issue 24): the speaker's feed, the stream overlay and the
+"""Followers beyond the tables: the speaker's feed, the stream overlay and the
 projected finish on the team page. Public answers only, never a personal value, never an
 unconfirmed count; a projection says it is one ("forventet") and is never a result."""
 

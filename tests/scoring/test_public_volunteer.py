@@ -1,4 +1,4 @@
-"""Issue 15, the spectator: the leaderboard's filter box and whole-row links, "on puzzle 2"
+"""The spectator: the leaderboard's filter box and whole-row links, "on puzzle 2"
 said in words, the tie-break short on a phone and full on the team page, the first puzzle's
 time shown once, and the big screen giving the room to the results once time is up."""
 
@@ -81,7 +81,7 @@ def test_before_the_start_no_team_is_said_to_be_on_a_puzzle(client, competition)
 def test_the_tie_break_is_short_on_a_phone_and_full_on_the_team_page(client, tied):
     c, a, b = tied
     row = row_of(get(client, f"/{c.slug}/", HTTP_HX_REQUEST="true"), "Brikkebanden")
-    # Ahead of whom and by how much (issue 21).
+    # Ahead of whom and by how much.
     short = (
         "Samme antal brikker som Kantsøgerne, men sidste hele puslespil blev færdigt 2 min. senere."
     )

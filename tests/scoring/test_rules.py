@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from scoring.formatting import format_duration, format_hms
 from scoring.rules import (
     Finish,
     Puzzle,
@@ -15,8 +16,6 @@ from scoring.rules import (
     Standing,
     check_count,
     deducted,
-    format_duration,
-    format_hms,
     standings,
     tie_break_reason,
 )
@@ -289,7 +288,7 @@ def test_r9_refuses_a_count_of_every_piece():
 
 
 def test_r9_a_count_of_every_piece_cannot_rank_above_a_real_finish():
-    """Issue 11, defect 6: team A finished puzzle 1 early and "counted" all 1,000 pieces of
+    """Team A finished puzzle 1 early and "counted" all 1,000 pieces of
     puzzle 2; team B really finished puzzle 2. Both would have 1,500 pieces and A would win on
     its earlier last finish. The count is refused, so the sheets can never rank like that."""
     early_count = Sheet("A", (Finish(1, 1800),), counted=1000)

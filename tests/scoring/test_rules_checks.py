@@ -57,7 +57,7 @@ def test_check_clock_time_r10():
     assert _code(lambda: check_clock_time(-1, now=200, end=300)) == "negative_time"
     assert _code(lambda: check_clock_time(301, now=400, end=300)) == "after_end"
     assert _code(lambda: check_clock_time(206, now=200, end=300, tolerance=5)) == "in_future"
-    # Issue 19 point 3: in the last seconds, while the clock runs, a tap ahead is now too.
+    # In the last seconds, while the clock runs, a tap ahead is now too.
     assert check_clock_time(62, now=57, end=60, tolerance=5) == 57
     assert check_clock_time(60, now=60, end=60, tolerance=5) == 60
     assert _code(lambda: check_clock_time(63, now=57, end=60, tolerance=5)) == "after_end"

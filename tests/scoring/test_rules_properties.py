@@ -284,7 +284,7 @@ def test_r9_a_count_is_zero_or_three_up_to_below_the_puzzle(pieces, counted):
 @SETTINGS
 @given(competitions(), st.data())
 def test_r9_no_count_ranks_above_the_finish_it_counts(competition, data):
-    """R9, R11 (issue 11, defect 6): a team that counts its unfinished puzzle ranks below a team
+    """R9, R11: a team that counts its unfinished puzzle ranks below a team
     with the same finishes that really finished that puzzle, at any later time: whatever count
     the rules accept (a count of every piece or more is refused, never ranked)."""
     puzzles, sheets = competition

@@ -1,9 +1,10 @@
-"""R11's tie-break told from the team behind, for a phone's row (issues 15 and 21): ahead of
+"""R11's tie-break told from the team behind, for a phone's row: ahead of
 whom it is placed and by how much, in one place (rules.tie_break) and one sentence."""
 
 import pytest
 
-from scoring.rules import Standing, duration_parts, tie_break, tie_break_reason
+from scoring.formatting import duration_parts
+from scoring.rules import Standing, tie_break, tie_break_reason
 from scoring.selectors import short_duration, tie_break_sentence
 
 

@@ -1,4 +1,4 @@
-"""GET /api/v1/competitions/{slug}/standings: body, ETag, 304, Cache-Control (issue 3, 7)."""
+"""GET /api/v1/competitions/{slug}/standings: body, ETag, 304, Cache-Control."""
 
 import pytest
 

@@ -1,5 +1,5 @@
 """Standings from the database: correct by the rules, constant queries, cached per version,
-and the last good standings when the data breaks a rule (issue 3, items 4-6)."""
+and the last good standings when the data breaks a rule."""
 
 import pytest
 from django.core.cache import cache

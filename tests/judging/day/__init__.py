@@ -1,1 +1,1 @@
-"""The championship day as a hypothesis state machine (issue 19): `model.Day`."""
+"""The championship day as a hypothesis state machine: `model.Day`."""

@@ -14,7 +14,8 @@ from competition.models import AuditEntry, Competition, Puzzle, Team
 from judging.models import Count, Finish, Objection, RequestId, Tablet, Warning
 from scoring import rules
 
-# DESIGN.md's table of 409 codes, in its order: the companion test asks for each of them.
+# The 409 codes of docs/contracts.md "The HTTP API", in its order: the companion test asks for each
+# of them.
 DESIGN_CODES = (
     "final",
     "clock_not_started",
@@ -44,7 +45,7 @@ DESIGN_CODES = (
     "puzzle_sequence",
 )
 # Codes the API documents beside the table (its views' descriptions): refusals too, but
-# not in DESIGN.md's table. Anything else in a 409 fails the model.
+# not in the 409 codes of docs/contracts.md. Anything else in a 409 fails the model.
 API_CODES = (
     "implausible",
     "own_count",
@@ -239,8 +240,8 @@ def read_digest(competition_id: int, query: tuple[str, list]) -> Digest:
 def expected_rows(digest: Digest, *, public: bool) -> list[tuple]:
     """The standings `rules.standings` gives over the digest, as the API's rows compare.
 
-    The public sees a count only once it is confirmed (DESIGN.md `second_count`: the second
-    judge counts blind, even from the café)."""
+    The public sees a count only once it is confirmed (docs/contracts.md "The second count": the
+    second judge counts blind, even from the café)."""
     puzzles = [rules.Puzzle(position=p[1], pieces=p[2]) for p in digest.puzzles]
     finishes = defaultdict(list)
     for f in digest.finishes:

@@ -1,4 +1,4 @@
-"""The championship day as a hypothesis `RuleBasedStateMachine` (issue 19, item 2).
+"""The championship day as a hypothesis `RuleBasedStateMachine`.
 
 One example is one day of one competition, played through the HTTP API by the people who
 play it: the desk (teams, withdrawals, objections), two judges (taps from tablets whose
@@ -61,7 +61,9 @@ from tests.judging.day.checks import (
 
 T0 = datetime(2027, 3, 6, 9, 0, tzinfo=UTC)
 DURATION_MINUTES = 20
-TOLERANCE = 5  # seconds a tablet's clock may run ahead (DESIGN.md "The edges that stay true")
+TOLERANCE = (
+    5  # seconds a tablet's clock may run ahead (docs/contracts.md "The edges that stay true")
+)
 JUDGES = ("judge1", "judge2")
 KNOWN_CODES = frozenset(DESIGN_CODES + API_CODES)
 SLUG = "dagen"
@@ -241,12 +243,12 @@ class Day(RuleBasedStateMachine):
         what = f"{method.upper()} {path} {body} as {who} answered {status} {data}"
         if status == 409:
             answer.code = data.get("code")
-            assert answer.code in KNOWN_CODES, f"{what}: a 409 code DESIGN.md does not know"
+            assert answer.code in KNOWN_CODES, f"{what}: a 409 code docs/contracts.md does not list"
             self.note(f"refused {answer.code}")
         assert (status == 403) == forbidden, f"{what}: 403 is for the wrong role only"
         if status in (200, 201, 204) and not answer.replayed:
             self.check_decided(after, who, what)
-        elif answer.code == "count_differs":  # the team is flagged for a recount (DESIGN.md)
+        elif answer.code == "count_differs":  # flagged for a recount (docs/contracts.md)
             assert after.masked_second_count() == before.masked_second_count(), what
         elif status in (200, 400, 403, 404, 409, 422):
             assert after == before, f"{what}: refused (or a replay), but it wrote"
@@ -281,7 +283,8 @@ class Day(RuleBasedStateMachine):
         return done
 
     def check_decided(self, after: Digest, who: str, what: str) -> None:
-        """DESIGN.md: a resolved objection binds; only the head judge changes what it decided."""
+        """docs/contracts.md: a resolved objection binds; only the head judge changes what it
+        decided."""
         records = after.records()
         for key, numbers in self.decided.items():
             now = records.get(key)
@@ -350,10 +353,10 @@ class Day(RuleBasedStateMachine):
     def must_register(self, team: int, position: int, elapsed: int | None) -> tuple:
         """(the time a finish must be registered at or None, whether it may be registered).
 
-        R7 and R10 with DESIGN.md's last seconds: a tap up to 5 s ahead of the clock's now is
-        its now while the clock runs, also just before the end. A finish that may not be
-        registered is refused; one the rules may take at some time is checked by
-        `times_and_counts` (never after the end) and the rules (never before the previous)."""
+        R7 and R10 with the last seconds of docs/contracts.md "The edges that stay true": a tap up
+        to 5 s ahead of the clock's now is its now while the clock runs, also just before the end. A
+        finish that may not be registered is refused; one the rules may take at some time is checked
+        by `times_and_counts` (never after the end) and the rules (never before the previous)."""
         d = self.digest
         row = d.team(team)
         if d.finalised_at or d.started_at is None or row is None or row[3] or row[4]:
@@ -457,7 +460,7 @@ class Day(RuleBasedStateMachine):
     @during("setup")
     @rule(beyond=st.sampled_from((0, 0, 1, 2)), pieces=st.integers(10, 40))
     def add_puzzle(self, beyond, pieces):
-        """A puzzle at N+1, or past it: a gap (issue 19, point 4)."""
+        """A puzzle at N+1, or past it: a gap."""
         position = max((p[1] for p in self.digest.puzzles), default=0) + 1 + beyond
         if beyond:
             self.note("a puzzle added past N+1")
@@ -695,8 +698,8 @@ class Day(RuleBasedStateMachine):
     @knows("counts")
     @rule(index=pick, who=anyone, pieces=st.integers(0, 45))
     def correct_count(self, index, who, pieces):
-        """DESIGN.md `count_not_yours`: before it is confirmed only the judge who counted or
-        the head judge corrects a count; after `count_differs` the head judge settles it."""
+        """docs/contracts.md "The second count": before it is confirmed only the judge who counted
+        or the head judge corrects a count; after `count_differs` the head judge settles it."""
         count = self.one(self.counts, index)
         row = self.digest.count(count)
         answer = self.touch(
@@ -834,7 +837,7 @@ class Day(RuleBasedStateMachine):
     @rule(index=pick, who=judge, how=st.sampled_from(("correct", "delete", "cancel")))
     def judge_changes_decided(self, index, who, how):
         """A judge (not the head judge) changes what an objection decided, or a tablet's
-        late cancel of the tap that created it arrives (issue 19, point 5)."""
+        late cancel of the tap that created it arrives."""
         kind, record = key = self.one(sorted(self.decided), index)
         if how == "cancel" and key in self.rid_of:
             self.cancel_rid(self.rid_of[key], who)
@@ -892,7 +895,7 @@ class Day(RuleBasedStateMachine):
         who, method, path = which
         self.call(who, method, path, {}, forbidden=True)
 
-    # --- a record that vanished between the view and the lock (issue 19, point 6) ----------
+    # --- a record that vanished between the view and the lock ----------
     @knows("loaded")
     @rule(
         index=pick, action=st.sampled_from(("correct", "delete", "recount", "confirm", "resolve"))
@@ -1081,7 +1084,7 @@ class Day(RuleBasedStateMachine):
         self.standings_are_the_rules(d)
 
     def clock_over_a_sequence(self, d: Digest) -> None:
-        """R7: the clock runs only over a puzzle sequence 1..N (issue 19, point 4)."""
+        """R7: the clock runs only over a puzzle sequence 1..N."""
         if d.started_at is not None:
             positions = [p[1] for p in d.puzzles]
             assert positions == list(range(1, len(positions) + 1)) and positions, (
@@ -1119,8 +1122,8 @@ class Day(RuleBasedStateMachine):
                 assert rid in rows and rows[rid][3] == record, f"request {rid}: its row lost"
 
     def confirmed_by_another(self, d: Digest) -> None:
-        """DESIGN.md `second_count`: two people agree on a count, or the head judge settles
-        it (issue 19, point 2)."""
+        """docs/contracts.md "The second count": two people agree on a count, or the head judge
+        settles it."""
         head = USERS["head"].pk
         for c in d.counts:
             if c[9] is not None and c[8] != head:
@@ -1137,7 +1140,7 @@ class Day(RuleBasedStateMachine):
 
     def standings_are_the_rules(self, d: Digest) -> None:
         """The staff standings are the rules over the database; the public ones over what is
-        public: an unconfirmed count is `counting`, without its number (issue 19, point 1)."""
+        public: an unconfirmed count is `counting`, without its number."""
         phase = self.phase
         if self.checked == (d, phase):
             return

@@ -1,4 +1,4 @@
-"""Backups while the day runs (issue 13): snapshots into BACKUP_DIR every BACKUP_MINUTES
+"""Backups while the day runs: snapshots into BACKUP_DIR every BACKUP_MINUTES
 while a competition is on, at a clock stop and at finalise; `backup` and `restore FILE`;
 a snapshot taken mid-day brings back the same standings. SQLite (the online backup API)
 and PostgreSQL (pg_dump / pg_restore) alike."""

@@ -1,4 +1,4 @@
-"""`restore` checks the snapshot before it replaces anything (issue 20 point 5; DESIGN.md
+"""`restore` checks the snapshot before it replaces anything (docs/contracts.md
 "Personal data and the hall's files"): a zeroed page, a truncated file and another
 program's SQLite file are refused, and the live database is not touched (not even the
 pre_restore copy is taken)."""

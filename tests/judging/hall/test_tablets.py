@@ -1,4 +1,4 @@
-"""The judges' tablets report their health (issue 13, DESIGN.md `tablets/heartbeat`), the
+"""The judges' tablets report their health (docs/offline.md "Heartbeat"), the
 control room lists them, and finalise refuses `taps_waiting` until the tablet reports an
 empty outbox, unless the head judge overrides with a reason (audited)."""
 
@@ -98,7 +98,7 @@ def test_the_control_room_lists_the_tablets_red_amber_green(
     client.force_login(admin_user)
 
     html = client.get(f"/control/{competition.slug}/").content.decode()
-    assert 'id="hall-panel"' in html
+    assert 'id="tablets-panel"' in html
     fragment = client.get(f"/control/{competition.slug}/hall/").content.decode()
     rows = {
         device: fragment.split(f'data-device="{device}"')[0].rsplit("<tr", 1)[1]

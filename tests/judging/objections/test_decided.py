@@ -1,8 +1,7 @@
-"""Issue 19 point 5 (DESIGN.md `decided`, "The edges that stay true"): a resolved objection
-binds. Only the head judge changes the finish or count it decided (upheld or rejected), with
-a reason, and the audit entry names the objection; anyone else gets 409 `decided`, and a
-tablet's late cancel of the request that created it answers `decided` too. A refusal writes
-nothing and says who decided it and when.
+"""A resolved objection binds (docs/contracts.md "A decided record"). Only the head judge changes
+the finish or count it decided (upheld or rejected), with a reason, and the audit entry names the
+objection; anyone else gets 409 `decided`, and a tablet's late cancel of the request that created it
+answers `decided` too. A refusal writes nothing and says who decided it and when.
 """
 
 import uuid

@@ -1,4 +1,4 @@
-"""The old /objections/ addresses (issue 12) move permanently to their audience's: a GET
+"""The old /objections/ addresses move permanently to their audience's: a GET
 answers 301 to the new address, a POST 308 (method and body kept), with the query string."""
 
 import pytest

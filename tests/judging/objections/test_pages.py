@@ -22,11 +22,11 @@ pytestmark = pytest.mark.django_db
 SLUG = "dm-2026"
 
 
-# The pages of the old /objections/ by their new names (issue 12): the desk files and
+# The pages of the old /objections/ by their new names: the desk files and
 # prints, the control room resolves, finalises and exports the audit log.
 NAMES = {
-    "new": "objections_desk:new",
-    "official": "results_desk:official",
+    "new": "desk:objection_new",
+    "official": "desk:official",
     "resolve": "control:objection_resolve",
     "finalise": "control:finalise",
     "audit_csv": "control:audit_csv",
@@ -290,7 +290,7 @@ def test_control_room_shows_the_panel(client, admin_user, objection, teams):
 
 def test_a_double_tap_on_file_files_one_objection(client, desk, ended, teams):
     client.force_login(desk)
-    url = reverse("objections_desk:new", args=[ended.slug])
+    url = reverse("desk:objection_new", args=[ended.slug])
     for _ in range(2):
         response = client.post(url, {"team": teams[0].pk, "about": "", "text": "Forkert tid"})
         assert response.status_code == 302

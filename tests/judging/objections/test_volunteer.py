@@ -1,4 +1,4 @@
-"""Issue 15, objections (R20): competition time reads "efter 0:01:51" (never "kl.", a time of
+"""Objections (R20): competition time reads "efter 0:01:51" (never "kl.", a time of
 day); the upheld/rejected choice is a big, whole-row label; no placeholder that looks filled
 in; the error summary links to the choice."""
 

@@ -1,4 +1,4 @@
-"""Every file the app writes is its owner's alone (issue 20 point 3; DESIGN.md "Personal
+"""Every file the app writes is its owner's alone (docs/contracts.md "Personal
 data and the hall's files"): with umask 022 the database, its -wal/-shm, the backups and
 var/hall-access.log were 0644. The whole day under umask 022 is read in
 test_personal_data_trail.py; here the parts, quickly."""

@@ -1,4 +1,4 @@
-"""Known credentials (issue 20 point 1 and point 6; "What it must do" 3): `make run` then
+"""Known credentials (docs/contracts.md "Personal data and the hall's files"): `make run` then
 `make hall` on one checkout shared var/db.sqlite3, and the hall served `admin / demo-admin`
 (the README's password) and the demo competition on every interface. The hall's start-up
 check refuses such a database and says how to set new passwords; every way of making a
@@ -130,7 +130,7 @@ def test_make_run_then_make_hall_on_one_checkout_does_not_serve(tmp_path):
 
 
 def test_the_readme_create_staff_works_on_a_hall_laptop(tmp_path):
-    """Issue 21 point 3: `python manage.py create_staff …` stopped with "SECRET_KEY must be
+    """`python manage.py create_staff …` stopped with "SECRET_KEY must be
     set" on a hall install; with the hall's secret key on disk it uses the hall's settings,
     and the password is validated there too."""
     import os

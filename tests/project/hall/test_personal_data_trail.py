@@ -1,4 +1,4 @@
-"""The personal-data trail, by construction (issue 20 "What it must do" 3; DESIGN.md
+"""The personal-data trail, by construction (docs/contracts.md
 "Personal data and the hall's files").
 
 A whole day under `make hall`'s own script and settings (gunicorn, DEBUG off, the hall's

@@ -1,4 +1,4 @@
-"""config/hall.py's choices (issue 13): the laptop's own names as ALLOWED_HOSTS (never
+"""config/hall.py's choices: the laptop's own names as ALLOWED_HOSTS (never
 "*"), a secret key made once, production settings on plain http."""
 
 import stat

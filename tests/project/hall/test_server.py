@@ -1,4 +1,4 @@
-"""`make hall` (config/hall.py, issue 13): the app as in production on the laptop, for the
+"""`make hall` (config/hall.py): the app as in production on the laptop, for the
 hall's network. Started on a spare port; the tests talk to 127.0.0.1 only."""
 
 import json

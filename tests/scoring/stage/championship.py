@@ -1,4 +1,4 @@
-"""A finalised championship of six teams for the big screen and the reveal (issue 14)."""
+"""A finalised championship of six teams for the big screen and the reveal."""
 
 from datetime import timedelta
 

@@ -1,4 +1,4 @@
-"""Issue 14: the head judge drives the big screen (modes, announcement, countdown) and the
+"""The head judge drives the big screen (modes, announcement, countdown) and the
 prize-giving reveal; with the hold on, the public sees no place before the hall does."""
 
 import csv
@@ -248,8 +248,8 @@ def test_a_held_team_page_says_it_waits_for_the_reveal(final, admin_user):
 
 @pytest.mark.django_db
 def test_the_reveal_steps_through_the_places_that_exist(competition, admin_user, start_clock):
-    """Issue 19 point 7: ranks 1, 1, 3: the reveal shows place 3, then both teams of place 1,
-    never an empty "2. plads" (DESIGN.md: the reveal steps through the places that exist)."""
+    """Ranks 1, 1, 3: the reveal shows place 3, then both teams of place 1, never an empty
+    "2. plads" (docs/contracts.md: the reveal steps through the places that exist)."""
     from competition.services import clock_stop
     from judging.services import competition_finalise, count_record, finish_register
     from tests.factories import TeamFactory

@@ -1,5 +1,5 @@
-"""The hall in the control room (issue 13): the tablets' panel, the judges' join sheet and
-entering a paper judge sheet ("dommerseddel"). Every write is a service call."""
+"""The judges' tablets in the control room: their panel (with the last backup), the judges'
+join sheet and entering a paper judge sheet ("dommerseddel"). Every write is a service call."""
 
 from django.conf import settings
 from django.contrib import messages
@@ -9,12 +9,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_POST
 
 from competition.errors import Refusal
 from competition.models import Competition, Team
 from competition.qr import absolute_url, only_here, qr_svg
-from competition.roles import ADMIN, role_required
+from competition.roles import ADMIN, staff_view
 from judging import backups, services
 from judging.forms import PaperCountForm, PaperFinishForm
 from judging.selectors import tablets_health
@@ -39,13 +38,13 @@ def leaderboard_url(request, competition: Competition) -> str:
     return absolute_url(request, reverse("public:leaderboard", args=[competition.slug]))
 
 
-# Issue 21 point 8: a tablet quiet this long with nothing waiting is put away (a judge who
+# A tablet quiet this long with nothing waiting is put away (a judge who
 # went home, a tablet swapped); one with taps waiting always stays in sight.
 QUIET_HIDDEN_SECONDS = 30 * 60
 
 
-def hall_context(request, competition: Competition, now) -> dict:
-    """What the hall panel shows: the tablets, the last backup, the judges' QR. Three
+def tablets_context(request, competition: Competition, now) -> dict:
+    """What the tablets panel shows: the tablets, the last backup, the judges' QR. Three
     queries."""
     url = judge_url(request, competition)
     status = backups.status()
@@ -63,25 +62,26 @@ def hall_context(request, competition: Competition, now) -> dict:
     }
 
 
-@role_required(ADMIN)
-def hall_fragment(request, slug):
-    """The control room's hall panel alone: what its polling swaps in."""
-    competition = get_object_or_404(Competition, slug=slug)
+@staff_view(ADMIN, competition=True)
+def tablets_panel(request, competition):
+    """The control room's tablets panel alone: what its polling swaps in."""
     return render(
         request,
-        "judging/_control_hall.html",
-        {"competition": competition, "hall": hall_context(request, competition, timezone.now())},
+        "judging/_control_tablets.html",
+        {
+            "competition": competition,
+            "tablets_panel": tablets_context(request, competition, timezone.now()),
+        },
     )
 
 
-@role_required(ADMIN)
-def join_sheet(request, slug):
+@staff_view(ADMIN, competition=True)
+def join_sheet(request, competition):
     """A4 for the judges' table: the address, its QR code and how to log in."""
-    competition = get_object_or_404(Competition, slug=slug)
     judges, spectators = judge_url(request, competition), leaderboard_url(request, competition)
     return render(
         request,
-        "judging/hall_join.html",
+        "judging/join_sheet.html",
         {
             "competition": competition,
             "judge_url": judges,
@@ -111,11 +111,9 @@ def _paper_write(request, competition, team, form, call, success):
     return redirect("control:team", slug=competition.slug, pk=team.pk)
 
 
-@role_required(ADMIN)
-@require_POST
-def paper_finish(request, slug, pk):
+@staff_view(ADMIN, competition=True, post=True)
+def paper_finish(request, competition, pk):
     """A finish written on the paper sheet: the time on the competition clock (h:mm:ss)."""
-    competition = get_object_or_404(Competition, slug=slug)
     team = get_object_or_404(Team, competition=competition, pk=pk)
     form = PaperFinishForm(request.POST, prefix="paper")
     return _paper_write(
@@ -136,11 +134,9 @@ def paper_finish(request, slug, pk):
     )
 
 
-@role_required(ADMIN)
-@require_POST
-def paper_count(request, slug, pk):
+@staff_view(ADMIN, competition=True, post=True)
+def paper_count(request, competition, pk):
     """The count written on the paper sheet once time is up (R9)."""
-    competition = get_object_or_404(Competition, slug=slug)
     team = get_object_or_404(Team, competition=competition, pk=pk)
     form = PaperCountForm(request.POST, prefix="papercount")
     return _paper_write(

@@ -1,5 +1,5 @@
-"""The control room's hall panel (issue 13): how long a tablet has been quiet. The panel's
-data comes from the view (judging.views_control.hall.hall_context): tags do not query."""
+"""The control room's tablets panel: how long a tablet has been quiet. The panel's
+data comes from the view (judging.views_control.tablets.tablets_context): tags do not query."""
 
 from django import template
 from django.utils.translation import gettext_lazy as _
@@ -20,7 +20,7 @@ def silence(seconds: int) -> str:
 
 @register.filter
 def table_ranges(tables) -> str:
-    """The tables a judge chose, as a person writes them: "1–8, 12" (issue 21 point 8)."""
+    """The tables a judge chose, as a person writes them: "1–8, 12"."""
     numbers = sorted({int(t) for t in tables or []})
     runs: list[list[int]] = []
     for n in numbers:

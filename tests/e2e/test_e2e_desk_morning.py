@@ -1,4 +1,4 @@
-"""Issue 21 at the desk's laptop (1280x800), by visible state: the import preview of the
+"""The desk's morning at its laptop (1280x800), by visible state: the import preview of the
 organiser's sheet with "Deltagere" and "Alder" columns, the corrected sheet keeping the column
 choices; the lit filter pill, the paid feedback and unmarking it by touch, the countdown in
 days; a walk-in on the day landing first, checked in, and the missing teams first with their

@@ -168,7 +168,45 @@ import { hms } from "./format.mjs";
     tick(); countdown(); follow(); paginate(); startPager(); fillOrigin(); filterBoard();
   });
 
+  // The public mirror (issue 24): how long ago the hall last reached this copy, polled every
+  // 5 s and counted on every second in between ("Sidste nyt fra hallen for 14 sek. siden").
+  var mirror = null; // {age: seconds when polled, at: Date.now() then, words}
+  function mirrorWords(seconds, w) {
+    function unit(name, n) { return w[name].replace("%(n)s", String(n)); }
+    if (seconds < 60) return unit("second", seconds);
+    if (seconds < 3600) {
+      var s = seconds % 60;
+      return unit("minute", Math.floor(seconds / 60)) + (s ? " " + unit("second", s) : "");
+    }
+    var m = Math.floor((seconds % 3600) / 60);
+    return unit("hour", Math.floor(seconds / 3600)) + (m ? " " + unit("minute", m) : "");
+  }
+  function mirrorShow() {
+    var el = document.querySelector("[data-mirror-age]");
+    if (!el || !mirror) return;
+    var age = mirror.age + Math.max(0, Math.floor((Date.now() - mirror.at) / 1000));
+    el.textContent = mirror.words.sentence.replace("%(age)s", mirrorWords(age, mirror.words));
+    el.hidden = false;
+  }
+  function mirrorPoll() {
+    var el = document.querySelector("[data-mirror-age]");
+    if (!el || !window.fetch) return;
+    fetch(el.dataset.mirrorAge, { cache: "no-store" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (d) {
+        if (d) { mirror = { age: d.age_seconds, at: Date.now(), words: d.words }; mirrorShow(); }
+      })
+      .catch(function () {});
+  }
+  function startMirror() {
+    if (!document.querySelector("[data-mirror-age]")) return;
+    mirrorPoll();
+    setInterval(mirrorPoll, 5000);
+    setInterval(mirrorShow, 1000);
+  }
+
   function start() {
+    startMirror();
     tick(); countdown(); follow(); syncTime(); paginate(); startPager(); fillOrigin(); startFilter();
     setInterval(tick, 250);
     setInterval(countdown, 250);

@@ -17,6 +17,7 @@ import logging
 import threading
 import time
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Exists, OuterRef
 from django.utils import timezone, translation
@@ -72,6 +73,13 @@ _memo: dict[str, tuple[Competition, float, dict]] = {}
 _memo_lock = threading.Lock()
 
 
+def _memo_seconds() -> float:
+    """On a public mirror (DESIGN.md "The public mirror": MIRROR_TOKEN set, MIRROR_URL unset)
+    no memo: every reader reads the version, or one worker's memo would show a reader an
+    older snapshot after another worker showed the newer one."""
+    return 0.0 if settings.MIRROR_TOKEN and not settings.MIRROR_URL else MEMO_SECONDS
+
+
 def memo_clear() -> None:
     """Forget the versions this process read (tests use it to act as another process)."""
     with _memo_lock:
@@ -85,7 +93,7 @@ def competition_state(slug: str, *, fresh: bool = False) -> Competition | None:
     now = time.monotonic()
     if not fresh:
         hit = _memo.get(slug)
-        if hit is not None and now - hit[1] < MEMO_SECONDS:
+        if hit is not None and now - hit[1] < _memo_seconds():
             return hit[0]
     state = Competition.objects.only(*STATE_FIELDS).filter(slug=slug).first()
     with _memo_lock:
@@ -103,7 +111,7 @@ def memo_blobs(state: Competition) -> dict:
     already fetched from the shared cache for this version may be kept in it. Outside the
     memo (a fresh read replaced it, or the second is over) a throwaway dict."""
     hit = _memo.get(state.slug)
-    if hit is not None and hit[0] is state and time.monotonic() - hit[1] < MEMO_SECONDS:
+    if hit is not None and hit[0] is state and time.monotonic() - hit[1] < _memo_seconds():
         return hit[2]
     return {}
 

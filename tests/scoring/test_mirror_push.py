@@ -158,3 +158,27 @@ def test_no_personal_value_in_any_pushed_body(line, clock):
         assert leaks(raw) == [], [PERSONAL[f] for f in leaks(raw)]
         for private in ("Larm ved bordet", "Tiden er forkert", "Quarrelquist"):
             assert private not in raw.decode()
+
+
+def test_make_hall_starts_the_pusher_only_with_a_mirror(monkeypatch, tmp_path):
+    import os
+    import subprocess
+
+    from config import hall
+
+    started = []
+    monkeypatch.setattr(subprocess, "Popen", lambda args, **kw: started.append(args) or "proc")
+    assert hall.start_pusher({"MIRROR_TOKEN": "t"}, tmp_path / "m.log") is None
+    assert hall.start_pusher({"MIRROR_URL": "https://m", "MIRROR_TOKEN": "t"}, tmp_path / "m.log")
+    assert started[0][2:] == ["mirror_push", "--parent", str(os.getpid())]
+    assert (tmp_path / "m.log").stat().st_mode & 0o077 == 0  # its log is the owner's alone
+
+
+def test_the_pusher_ends_with_the_hall(settings):
+    from django.core.management import CommandError, call_command
+
+    settings.MIRROR_URL, settings.MIRROR_TOKEN = "", ""
+    with pytest.raises(CommandError):
+        call_command("mirror_push")
+    settings.MIRROR_URL, settings.MIRROR_TOKEN = "http://127.0.0.1:9", "t"
+    call_command("mirror_push", "--parent", "1")  # not this process's parent: ends at once

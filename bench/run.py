@@ -44,8 +44,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
 PG = "postgres://postgres@127.0.0.1:5432"
-DB_NAME = "puslespil_bench"
-MIRROR_DB = "puslespil_bench_mirror"
+DB_NAME = os.environ.get("BENCH_DB") or "puslespil_bench"  # BENCH_DB: beside another's bench
+MIRROR_DB = f"{DB_NAME}_mirror"
 MIRROR_TOKEN = "bench-mirror-" + os.urandom(16).hex()
 SLUG = "bench"
 JUDGES = 20
@@ -345,9 +345,22 @@ def warm_up(urls: list[str], seconds: float = 3) -> None:
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A free loopback port: in BENCH_PORTS (e.g. `8400-8499`) when set, else any."""
+    low, _dash, high = os.environ.get("BENCH_PORTS", "").partition("-")
+    for port in range(int(low), int(high) + 1) if low and high else [0]:
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            if port in _TAKEN:
+                continue
+            _TAKEN.add(s.getsockname()[1])
+            return s.getsockname()[1]
+    raise SystemExit("no free port in BENCH_PORTS")
+
+
+_TAKEN: set[int] = set()
 
 
 def wait_until_up(base: str, timeout: float = 30) -> None:
@@ -979,7 +992,8 @@ class Unreachable:
 
     def __init__(self):
         self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", free_port()))
         self.sock.listen(64)
         self.port = self.sock.getsockname()[1]
         self.held: list = []

@@ -96,22 +96,31 @@ def competition_state(slug: str, *, fresh: bool = False) -> Competition | None:
         if hit is not None and now - hit[1] < _memo_seconds():
             return hit[0]
     state = Competition.objects.only(*STATE_FIELDS).filter(slug=slug).first()
+    mirror = _memo_seconds() == 0
     with _memo_lock:
         if state is None:
             _memo.pop(slug, None)
         else:
             if len(_memo) > 1000:
                 _memo.clear()
-            _memo[slug] = (state, now, {})
+            old = _memo.get(slug)
+            # A mirror reads the version every time; the bytes of an unchanged version stay.
+            same = (
+                mirror and old is not None and old[0].standings_version == state.standings_version
+            )
+            _memo[slug] = (state, now, old[2] if same and old is not None else {})
     return state
 
 
 def memo_blobs(state: Competition) -> dict:
     """A dict that lives exactly as long as this process's 1 s memo of `state`: answers
     already fetched from the shared cache for this version may be kept in it. Outside the
-    memo (a fresh read replaced it, or the second is over) a throwaway dict."""
+    memo (a fresh read replaced it, or the second is over) a throwaway dict. On a mirror,
+    which reads the version on every request, as long as that version is read."""
     hit = _memo.get(state.slug)
-    if hit is not None and hit[0] is state and time.monotonic() - hit[1] < _memo_seconds():
+    if hit is None or hit[0] is not state:
+        return {}
+    if _memo_seconds() == 0 or time.monotonic() - hit[1] < MEMO_SECONDS:
         return hit[2]
     return {}
 

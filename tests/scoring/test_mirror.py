@@ -219,3 +219,25 @@ def test_a_mirror_takes_no_other_write_and_serves_no_staff_page(client, day, adm
         ):
             assert client.get(path).status_code == 404, path
     assert Competition.objects.get(pk=day.pk).standings_version == day.standings_version
+
+
+def test_a_mirror_reads_the_version_on_every_request_and_keeps_the_bytes_of_it(day):
+    """Two workers' 1 s memos could show a reader an older snapshot after a newer one (the
+    two-process test saw 10, 30, 10): a mirror has no memo of the version, only of the bytes
+    of the version it just read."""
+    from scoring.selectors import competition_state, memo_blobs
+
+    memo_clear()
+    first = competition_state(day.slug)
+    day.bump_standings()
+    assert competition_state(day.slug).standings_version == first.standings_version  # hall
+    with ON_MIRROR:
+        memo_clear()
+        state = competition_state(day.slug)
+        memo_blobs(state)["page"] = b"bytes of this version"
+        again = competition_state(day.slug)
+        assert memo_blobs(again) == {"page": b"bytes of this version"}
+        day.bump_standings()
+        newer = competition_state(day.slug)
+        assert newer.standings_version == state.standings_version + 1
+        assert memo_blobs(newer) == {}

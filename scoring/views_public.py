@@ -125,6 +125,7 @@ def _render_live(state, status, staff, kind, blind=True) -> str:
     return render_to_string(LIVE[kind][1], context)
 
 
+TICKER_LINES = 7  # the big screen's ticker: the newest lines of the speaker's feed
 SCREEN_POLL_SECONDS = 1  # issue 14: a switch in the control room shows within about a second
 
 
@@ -138,7 +139,13 @@ def screen_context(state, body) -> dict:
         "poll_seconds": SCREEN_POLL_SECONDS,
         "starts_ms": int(state.starts_at.timestamp() * 1000),
         "reveal": None,
+        "ticker": None,
     }
+    if state.screen_mode == "ticker" and not body.get("held"):
+        # The speaker's feed, newest first, as many lines as a TV shows (scoring/pace.py).
+        from scoring.views_stream import feed_items
+
+        context["ticker"] = feed_items(state, body["status"], body)[:TICKER_LINES]
     at, first = state.reveal_at, state.reveal_from
     if state.screen_mode == "reveal" and at is not None:
         current = [r for r in rows if r["rank"] == at]

@@ -125,7 +125,7 @@ def _render_live(state, status, staff, kind, blind=True) -> str:
     return render_to_string(LIVE[kind][1], context)
 
 
-TICKER_LINES = 7  # the big screen's ticker: the newest lines of the speaker's feed
+TICKER_LINES = 6  # the big screen's ticker: the newest lines of the speaker's feed
 SCREEN_POLL_SECONDS = 1  # issue 14: a switch in the control room shows within about a second
 
 

@@ -36,6 +36,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -1046,6 +1047,7 @@ def bench_mirror(wrk, env: dict, hall_port: int, tokens: list[str], args) -> dic
         "MIRROR_TOKEN": MIRROR_TOKEN,
         "MIRROR_URL": "",
         "CACHE_PREFIX": "bench-mirror",
+        "VAR_DIR": tempfile.mkdtemp(prefix="bench-mirror-"),  # its own version stamps
     }
     print(f"\n== The public mirror: gunicorn, {args.workers} sync workers, on {base}", flush=True)
     log = open(ROOT / "var" / "bench-mirror.log", "w")  # noqa: SIM115

@@ -25,7 +25,7 @@ from django.utils.translation import gettext, pgettext
 
 from competition.models import Competition, Puzzle, Team
 from judging.models import Finish, Objection
-from scoring import rules
+from scoring import mirror_stamp, rules
 
 __all__ = [
     "CACHE_SECONDS",
@@ -73,11 +73,11 @@ _memo: dict[str, tuple[Competition, float, dict]] = {}
 _memo_lock = threading.Lock()
 
 
-def _memo_seconds() -> float:
-    """On a public mirror (DESIGN.md "The public mirror": MIRROR_TOKEN set, MIRROR_URL unset)
-    no memo: every reader reads the version, or one worker's memo would show a reader an
-    older snapshot after another worker showed the newer one."""
-    return 0.0 if settings.MIRROR_TOKEN and not settings.MIRROR_URL else MEMO_SECONDS
+def _on_mirror() -> bool:
+    """A public mirror (DESIGN.md "The public mirror": MIRROR_TOKEN set, MIRROR_URL unset):
+    one worker's memo must not show a reader an older snapshot after another worker showed
+    the newer one (scoring/mirror_stamp.py)."""
+    return bool(settings.MIRROR_TOKEN) and not settings.MIRROR_URL
 
 
 def memo_clear() -> None:
@@ -89,38 +89,35 @@ def memo_clear() -> None:
 def competition_state(slug: str, *, fresh: bool = False) -> Competition | None:
     """The competition's clock and standings version: one small query, or none when this
     process read it less than `MEMO_SECONDS` ago and the caller is a public reader
-    (`fresh=False`). None when there is no such competition."""
+    (`fresh=False`); on a mirror only while no worker served a newer version. None when
+    there is no such competition."""
     now = time.monotonic()
+    mirror = _on_mirror()
+    newest = mirror_stamp.seen(slug) if mirror else 0
     if not fresh:
         hit = _memo.get(slug)
-        if hit is not None and now - hit[1] < _memo_seconds():
+        fresh_enough = hit is not None and now - hit[1] < MEMO_SECONDS
+        if fresh_enough and hit is not None and hit[0].standings_version >= newest:
             return hit[0]
     state = Competition.objects.only(*STATE_FIELDS).filter(slug=slug).first()
-    mirror = _memo_seconds() == 0
+    if mirror and state is not None and state.standings_version > newest:
+        mirror_stamp.raise_to(slug, state.standings_version)  # before it is served
     with _memo_lock:
         if state is None:
             _memo.pop(slug, None)
         else:
             if len(_memo) > 1000:
                 _memo.clear()
-            old = _memo.get(slug)
-            # A mirror reads the version every time; the bytes of an unchanged version stay.
-            same = (
-                mirror and old is not None and old[0].standings_version == state.standings_version
-            )
-            _memo[slug] = (state, now, old[2] if same and old is not None else {})
+            _memo[slug] = (state, now, {})
     return state
 
 
 def memo_blobs(state: Competition) -> dict:
     """A dict that lives exactly as long as this process's 1 s memo of `state`: answers
     already fetched from the shared cache for this version may be kept in it. Outside the
-    memo (a fresh read replaced it, or the second is over) a throwaway dict. On a mirror,
-    which reads the version on every request, as long as that version is read."""
+    memo (a fresh read replaced it, or the second is over) a throwaway dict."""
     hit = _memo.get(state.slug)
-    if hit is None or hit[0] is not state:
-        return {}
-    if _memo_seconds() == 0 or time.monotonic() - hit[1] < MEMO_SECONDS:
+    if hit is not None and hit[0] is state and time.monotonic() - hit[1] < MEMO_SECONDS:
         return hit[2]
     return {}
 

@@ -262,7 +262,7 @@ def test_a_day_with_the_mirror_down_and_up(processes):
         "MIRROR_MAX_BACKOFF": "2",  # the test's day is a minute, not hours
         "PLAUSIBLE_PIECES_PER_MINUTE_PER_PUZZLER": "1000",  # a day in a minute
     }
-    mirror_env = {**base_env, "DATABASE_URL": mirror_db}
+    mirror_env = {**base_env, "DATABASE_URL": mirror_db, "VAR_DIR": str(folder / "mirror-var")}
     serve(hall_port, hall_env, "hall.log")
     mirror = serve(mirror_port, mirror_env, "mirror.log")
     start([sys.executable, "manage.py", "mirror_push"], hall_env, "pusher.log")

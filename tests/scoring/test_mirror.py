@@ -221,23 +221,24 @@ def test_a_mirror_takes_no_other_write_and_serves_no_staff_page(client, day, adm
     assert Competition.objects.get(pk=day.pk).standings_version == day.standings_version
 
 
-def test_a_mirror_reads_the_version_on_every_request_and_keeps_the_bytes_of_it(day):
+def test_a_workers_memo_never_shows_an_older_version_than_any_worker_served(day, tmp_path):
     """Two workers' 1 s memos could show a reader an older snapshot after a newer one (the
-    two-process test saw 10, 30, 10): a mirror has no memo of the version, only of the bytes
-    of the version it just read."""
-    from scoring.selectors import competition_state, memo_blobs
+    two-process test saw 10, 30, 10): on a mirror a worker reuses its memo only while no
+    worker of the host served a newer version (scoring/mirror_stamp.py)."""
+    from scoring import mirror_stamp
+    from scoring.selectors import competition_state
 
     memo_clear()
     first = competition_state(day.slug)
     day.bump_standings()
     assert competition_state(day.slug).standings_version == first.standings_version  # hall
-    with ON_MIRROR:
+    with ON_MIRROR, override_settings(VAR_DIR=tmp_path):
         memo_clear()
-        state = competition_state(day.slug)
-        memo_blobs(state)["page"] = b"bytes of this version"
-        again = competition_state(day.slug)
-        assert memo_blobs(again) == {"page": b"bytes of this version"}
+        state = competition_state(day.slug)  # this worker's memo
+        assert mirror_stamp.seen(day.slug) == state.standings_version
         day.bump_standings()
-        newer = competition_state(day.slug)
-        assert newer.standings_version == state.standings_version + 1
-        assert memo_blobs(newer) == {}
+        assert competition_state(day.slug) is state  # within its second: the memo
+        mirror_stamp.raise_to(day.slug, state.standings_version + 1)  # another worker's read
+        assert competition_state(day.slug).standings_version == state.standings_version + 1
+        mirror_stamp.raise_to(day.slug, 1)  # never lowered
+        assert mirror_stamp.seen(day.slug) == state.standings_version + 1

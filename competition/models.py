@@ -63,6 +63,7 @@ class ScreenMode(models.TextChoices):
     MESSAGE = "message", _("Announcement")
     RESULTS = "results", _("Final results")
     REVEAL = "reveal", _("The reveal")
+    TICKER = "ticker", _("The speaker's ticker")
 
 
 class Competition(models.Model):

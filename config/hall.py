@@ -243,6 +243,30 @@ def _collect_static(call_command) -> None:
     stamp.write_text(fingerprint)
 
 
+def start_pusher(env: dict, log_path: Path):
+    """With MIRROR_URL and MIRROR_TOKEN: `manage.py mirror_push` beside gunicorn (issue 24),
+    its log in var/hall-mirror.log; it ends when the hall (this pid, then gunicorn's
+    master) is gone. None without a mirror."""
+    if not (env.get("MIRROR_URL") and env.get("MIRROR_TOKEN")):
+        return None
+    from competition.private import private_open
+
+    with private_open(log_path) as log:
+        return subprocess.Popen(
+            [
+                sys.executable,
+                str(BASE_DIR / "manage.py"),
+                "mirror_push",
+                "--parent",
+                str(os.getpid()),
+            ],
+            cwd=BASE_DIR,
+            env=env,
+            stdout=log,
+            stderr=log,
+        )
+
+
 def main(argv: list[str]) -> None:
     os.umask(0o077)  # every file the hall writes is its owner's alone, gunicorn's log too
     env = hall_environment(dict(os.environ))
@@ -278,6 +302,11 @@ def main(argv: list[str]) -> None:
         _collect_static(call_command)
     _banner(env)
     connections.close_all()
+    if start_pusher(env, var / "hall-mirror.log"):
+        from django.utils.translation import gettext
+
+        words = {"url": env["MIRROR_URL"], "log": var / "hall-mirror.log"}
+        print(gettext("The public mirror: pushing to %(url)s (log: %(log)s)") % words, flush=True)
     workers = env.get("HALL_WORKERS") or str(max(3, min(9, 2 * (os.cpu_count() or 1) + 1)))
     args = [
         sys.executable,

@@ -68,6 +68,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.mirror.MirrorMiddleware",  # a mirror serves the public pages only
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -94,6 +95,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "competition.roles.roles_context",
+                "config.mirror.context",
             ],
         },
     },
@@ -331,3 +333,14 @@ try:  # the app's version, which each tablet reports with its heartbeat
     APP_VERSION = _package_version("puslespil")
 except Exception:  # not installed as a package (a bare checkout)
     APP_VERSION = "0"
+
+# --- The public mirror (issue 24; DESIGN.md "The public mirror") -------------------------
+# The hall: MIRROR_URL (the mirror's address, e.g. https://dm.example.dk) and MIRROR_TOKEN
+# make `manage.py mirror_push` (started by `make hall`) push each competition's public
+# snapshot there. A mirror: MIRROR_TOKEN set and MIRROR_URL unset; it serves the public
+# pages and API from the snapshots and takes no other write (config/mirror.py).
+MIRROR_URL = os.environ.get("MIRROR_URL", "").rstrip("/")
+MIRROR_TOKEN = os.environ.get("MIRROR_TOKEN", "")
+MIRROR_TIMEOUT = float(os.environ.get("MIRROR_TIMEOUT", "3"))  # seconds per push
+MIRROR_KEEPALIVE = float(os.environ.get("MIRROR_KEEPALIVE", "10"))  # re-push unchanged
+MIRROR_MAX_BACKOFF = float(os.environ.get("MIRROR_MAX_BACKOFF", "30"))

@@ -17,6 +17,7 @@ import logging
 import threading
 import time
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Exists, OuterRef
 from django.utils import timezone, translation
@@ -24,7 +25,7 @@ from django.utils.translation import gettext, pgettext
 
 from competition.models import Competition, Puzzle, Team
 from judging.models import Finish, Objection
-from scoring import formatting, rules
+from scoring import formatting, mirror_stamp, rules
 
 __all__ = [
     "CACHE_SECONDS",
@@ -72,6 +73,13 @@ _memo: dict[str, tuple[Competition, float, dict]] = {}
 _memo_lock = threading.Lock()
 
 
+def _on_mirror() -> bool:
+    """A public mirror (DESIGN.md "The public mirror": MIRROR_TOKEN set, MIRROR_URL unset):
+    one worker's memo must not show a reader an older snapshot after another worker showed
+    the newer one (scoring/mirror_stamp.py)."""
+    return bool(settings.MIRROR_TOKEN) and not settings.MIRROR_URL
+
+
 def memo_clear() -> None:
     """Forget the versions this process read (tests use it to act as another process)."""
     with _memo_lock:
@@ -81,13 +89,19 @@ def memo_clear() -> None:
 def competition_state(slug: str, *, fresh: bool = False) -> Competition | None:
     """The competition's clock and standings version: one small query, or none when this
     process read it less than `MEMO_SECONDS` ago and the caller is a public reader
-    (`fresh=False`). None when there is no such competition."""
+    (`fresh=False`); on a mirror only while no worker served a newer version. None when
+    there is no such competition."""
     now = time.monotonic()
+    mirror = _on_mirror()
+    newest = mirror_stamp.seen(slug) if mirror else 0
     if not fresh:
         hit = _memo.get(slug)
-        if hit is not None and now - hit[1] < MEMO_SECONDS:
+        fresh_enough = hit is not None and now - hit[1] < MEMO_SECONDS
+        if fresh_enough and hit is not None and hit[0].standings_version >= newest:
             return hit[0]
     state = Competition.objects.only(*STATE_FIELDS).filter(slug=slug).first()
+    if mirror and state is not None and state.standings_version > newest:
+        mirror_stamp.raise_to(slug, state.standings_version)  # before it is served
     with _memo_lock:
         if state is None:
             _memo.pop(slug, None)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scoring import api
+from scoring import api, views_mirror
 
 urlpatterns = [
     path(
@@ -8,4 +8,7 @@ urlpatterns = [
         api.standings,
         name="standings",
     ),
+    # The public mirror (DESIGN.md): answered on a mirror only, 404 in the hall.
+    path("competitions/<slug:slug>/mirror", views_mirror.age, name="mirror-age"),
+    path("mirror/push", views_mirror.push, name="mirror-push"),
 ]

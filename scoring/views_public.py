@@ -113,6 +113,7 @@ def _render_live(state, status, staff, kind, blind=True) -> str:
     return render_to_string(LIVE[kind][1], context)
 
 
+TICKER_LINES = 6  # the big screen's ticker: the newest lines of the speaker's feed
 SCREEN_POLL_SECONDS = 1  # A switch in the control room shows within about a second
 
 
@@ -126,7 +127,13 @@ def screen_context(state, body) -> dict:
         "poll_seconds": SCREEN_POLL_SECONDS,
         "starts_ms": int(state.starts_at.timestamp() * 1000),
         "reveal": None,
+        "ticker": None,
     }
+    if state.screen_mode == "ticker" and not body.get("held"):
+        # The speaker's feed, newest first, as many lines as a TV shows (scoring/pace.py).
+        from scoring.views_stream import feed_items
+
+        context["ticker"] = feed_items(state, body["status"], body)[:TICKER_LINES]
     at, first = state.reveal_at, state.reveal_from
     if state.screen_mode == "reveal" and at is not None:
         current = [r for r in rows if r["rank"] == at]

@@ -20,7 +20,7 @@ CLOSE_SECONDS = 5 * 60  # "close to finishing": projected within the next five m
 OVERLAY_TOP = (1, 20)
 
 
-def _feed_items(state, status: str, body: dict) -> list[dict]:
+def feed_items(state, status: str, body: dict) -> list[dict]:
     """The feed's lines, computed once per standings version (the rules replayed)."""
     key = f"feed:{state.pk}:{state.standings_version}:{status}"
     items = cache.get(key)
@@ -69,7 +69,7 @@ def speaker_context(state, now, status, body) -> dict:
         "competition": state,
         "status": status,
         "clock": state.clock(),
-        "items": [] if held else _feed_items(state, status, body),
+        "items": [] if held else feed_items(state, status, body),
         "close": close,
         "held": held,
         "final": body["final"],

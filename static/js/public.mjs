@@ -235,7 +235,46 @@ function setupSwaps(after) {
   });
 }
 
+// The public mirror: how long ago the hall last reached this copy, polled every 5 s and
+// counted on every second in between ("Sidste nyt fra hallen for 14 sek. siden").
+export function mirrorAge(seconds, words) {
+  const unit = (name, n) => words[name].replace("%(n)s", String(n));
+  if (seconds < 60) return unit("second", seconds);
+  if (seconds < 3600) {
+    const s = seconds % 60;
+    return unit("minute", Math.floor(seconds / 60)) + (s ? " " + unit("second", s) : "");
+  }
+  const m = Math.floor((seconds % 3600) / 60);
+  return unit("hour", Math.floor(seconds / 3600)) + (m ? " " + unit("minute", m) : "");
+}
+
+function setupMirror() {
+  const el = document.querySelector("[data-mirror-age]");
+  if (!el) return;
+  let seen = null; // {age: seconds when polled, at: Date.now() then, words}
+  const show = () => {
+    if (!seen) return;
+    const age = seen.age + Math.max(0, Math.floor((Date.now() - seen.at) / 1000));
+    el.textContent = seen.words.sentence.replace("%(age)s", mirrorAge(age, seen.words));
+    el.hidden = false;
+  };
+  const poll = () =>
+    fetch(el.dataset.mirrorAge, { cache: "no-store" })
+      .then((r) => (r.ok ? r.json() : null))
+      .then((d) => {
+        if (d) {
+          seen = { age: d.age_seconds, at: Date.now(), words: d.words };
+          show();
+        }
+      })
+      .catch(() => {});
+  poll();
+  setInterval(poll, 5000);
+  setInterval(show, 1000);
+}
+
 function start() {
+  setupMirror();
   const clock = setupClock();
   const follow = setupFollow();
   const pages = setupPager();

@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from competition.models import Competition
+from tests.e2e.measure import box, boxes
 from tests.factories import TeamFactory
 from tests.scoring.standings_data import finish, running_competition
 
@@ -57,3 +58,27 @@ def test_e2e_the_feed_fits_a_phone(page, live_server, shot):
     expect(page.locator(".feed-item").first).to_contain_text("Kantsøgerne er færdig")
     assert page.evaluate(FITS)["width"]
     shot(page, "feed-phone")
+
+
+def test_e2e_the_big_screens_ticker_at_1920(page, live_server, shot, admin_user):
+    from competition.services import screen_set
+
+    c, puzzles, teams = _day()
+    finish(teams[0], puzzles[1], 4323)
+    for i in range(4, 12):  # more lines than the TV shows: the newest seven, none cut sideways
+        team = TeamFactory(competition=c, name=f"Hold nummer {i} med et langt navn", table=i)
+        finish(team, puzzles[0], 1900 + i * 30)
+    Competition.objects.get(pk=c.pk).bump_standings()
+    screen_set(competition=Competition.objects.get(pk=c.pk), by=admin_user, mode="ticker")
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(f"{live_server.url}/{c.slug}/screen/")
+    lines = page.locator(".screen-ticker .feed-item")
+    expect(lines).to_have_count(6)
+    expect(lines.first).to_contain_text("Kantsøgerne er færdig med puslespil 2 kl. 1:12:03")
+    fits = page.evaluate(FITS)
+    assert fits["width"] and fits["height"]
+    ticker, shown = box(page.locator(".screen-ticker")), boxes(page, ".screen-ticker .feed-item")
+    bottom, right = ticker["y"] + ticker["height"], ticker["x"] + ticker["width"]
+    assert all(b["y"] + b["height"] <= bottom + 0.5 for b in shown), (ticker, shown)
+    assert all(b["x"] + b["width"] <= right + 0.5 for b in shown), (ticker, shown)
+    shot(page, "screen-ticker-1920")

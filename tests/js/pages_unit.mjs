@@ -3,7 +3,7 @@
 // loads: without a document they wire nothing. Run by test_js_units.py.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { clockFace, followButton, matches, pager, startCountdown } from "../../static/js/public.mjs";
+import { clockFace, followButton, matches, mirrorAge, pager, startCountdown } from "../../static/js/public.mjs";
 import { clockNumbers, deductionText } from "../../static/js/control.mjs";
 import { deadlineText, formRow } from "../../static/js/desk.mjs";
 
@@ -85,4 +85,13 @@ test("desk: the check-in countdown in the page's words, none once it has passed"
 test("desk: a formset's empty form numbered", () => {
   assert.equal(formRow('<input name="members-__prefix__-name" id="id_members-__prefix__-name">', 4),
     '<input name="members-4-name" id="id_members-4-name">');
+});
+
+test("the mirror's age: seconds, then minutes and seconds, then hours and minutes", () => {
+  const words = { second: "%(n)s sek.", minute: "%(n)s min.", hour: "%(n)s t." };
+  assert.equal(mirrorAge(14, words), "14 sek.");
+  assert.equal(mirrorAge(60, words), "1 min.");
+  assert.equal(mirrorAge(75, words), "1 min. 15 sek.");
+  assert.equal(mirrorAge(3600, words), "1 t.");
+  assert.equal(mirrorAge(3725, words), "1 t. 2 min.");
 });

@@ -1,0 +1,55 @@
+"""A mirror serves the public and takes the hall's push, nothing else (DESIGN.md "The public
+mirror"). On a mirror (MIRROR_TOKEN set, MIRROR_URL unset) this middleware refuses every
+unsafe method but the push (403 `mirror_read_only`) and answers 404 for every address that
+is not public: no login, no desk, judge or control-room page, no staff API.
+"""
+
+from django.http import Http404, HttpResponseNotFound, JsonResponse
+from django.urls import Resolver404, resolve
+
+from scoring.mirror import is_mirror
+
+SAFE = ("GET", "HEAD", "OPTIONS")
+# The addresses a mirror serves besides the public pages (the `public` namespace).
+SERVED = {
+    "healthz",
+    "readyz",
+    "set_language",  # writes nothing but the reader's language cookie
+    "api:competitions",
+    "api:competition",
+    "api:standings",
+    "api:mirror-age",
+    "api:mirror-push",
+}
+WRITES = {"api:mirror-push", "set_language"}
+
+
+def _name(path: str) -> str | None:
+    try:
+        match = resolve(path)
+    except (Resolver404, Http404):
+        return None
+    return match.view_name
+
+
+def context(request) -> dict:
+    """`mirror_mode` for the templates: the age sentence instead of a login link."""
+    return {"mirror_mode": is_mirror()}
+
+
+class MirrorMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if not is_mirror():
+            return self.get_response(request)
+        name = _name(request.path_info)
+        served = name is not None and (name.startswith("public:") or name in SERVED)
+        if request.method not in SAFE and not (request.method == "POST" and name in WRITES):
+            return JsonResponse(
+                {"code": "mirror_read_only", "detail": "A mirror takes no writes."}, status=403
+            )
+        if not served:
+            return HttpResponseNotFound("Not on the mirror: the hall serves this page.")
+        return self.get_response(request)

@@ -1,0 +1,95 @@
+"""The mirror's two own addresses (DESIGN.md "The public mirror"): the hall's push, and how
+old the newest snapshot is (for the pages' "Sidste nyt fra hallen for 14 sek. siden").
+
+Both answer 404 on the hall: only a mirror takes a push or has an age to tell.
+"""
+
+import hmac
+import json
+import logging
+
+from django.conf import settings
+from django.http import Http404, JsonResponse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+from django.views.decorators.csrf import csrf_exempt
+
+from scoring import mirror
+from scoring.models import MirrorState
+from scoring.selectors import short_duration
+
+log = logging.getLogger(__name__)
+
+PUSH_MAX_BYTES = 8 * 1024 * 1024  # a championship of 1000 teams is well under 1 MB
+
+
+def _refused(status: int, code: str, detail: str) -> JsonResponse:
+    return JsonResponse({"code": code, "detail": detail}, status=status)
+
+
+@csrf_exempt
+def push(request):
+    """POST /api/v1/mirror/push with `Authorization: Mirror <MIRROR_TOKEN>` and a snapshot:
+    200 taken in (or already held), 403 a wrong token, 409 `older_version`, 400 not the
+    schema's."""
+    if not mirror.is_mirror():
+        raise Http404("Not a mirror.")
+    if request.method != "POST":
+        return _refused(405, "method_not_allowed", "POST a snapshot.")
+    header = request.headers.get("Authorization", "")
+    given = header.removeprefix("Mirror ").strip() if header.startswith("Mirror ") else ""
+    if not given or not hmac.compare_digest(given.encode(), settings.MIRROR_TOKEN.encode()):
+        log.warning("Mirror push refused: wrong token")
+        return _refused(403, "wrong_token", "Not the mirror's token.")
+    if int(request.headers.get("Content-Length") or 0) > PUSH_MAX_BYTES:
+        return _refused(413, "too_large", "The snapshot is too large.")
+    try:
+        snapshot = json.loads(request.read(PUSH_MAX_BYTES + 1))
+        mirror.validate(snapshot)
+    except (ValueError, mirror.SnapshotError) as exc:
+        return _refused(400, "bad_snapshot", str(exc))
+    try:
+        status, answer = mirror.apply(snapshot)
+    except mirror.SnapshotError as exc:
+        return _refused(400, "bad_snapshot", str(exc))
+    if status != 200:
+        log.info(
+            "Mirror push of %s v%s refused: %s",
+            snapshot["competition"]["slug"],
+            snapshot["version"],
+            answer["code"],
+        )
+    return JsonResponse(answer, status=status)
+
+
+def age(request, slug):
+    """GET /api/v1/competitions/{slug}/mirror: the age of the newest snapshot, and the
+    sentence the pages show, in the reader's language."""
+    if not mirror.is_mirror():
+        raise Http404("Not a mirror.")
+    state = MirrorState.objects.filter(competition__slug=slug).first()
+    if state is None:
+        raise Http404("No snapshot of this competition.")
+    seconds = max(0, int((timezone.now() - state.heard_at).total_seconds()))
+    response = JsonResponse(
+        {
+            "version": state.version,
+            "heard_at": state.heard_at.isoformat(),
+            "age_seconds": seconds,
+            "sentence": age_sentence(seconds),
+            # The page counts on between polls with these (static/js/public.mjs).
+            "words": {
+                "sentence": _("Latest from the hall %(age)s ago"),
+                "hour": pgettext("duration", "%(n)s h"),
+                "minute": pgettext("duration", "%(n)s min."),
+                "second": pgettext("duration", "%(n)s sec."),
+            },
+        }
+    )
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def age_sentence(seconds: int) -> str:
+    return _("Latest from the hall %(age)s ago") % {"age": short_duration(seconds)}

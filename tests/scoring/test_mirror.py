@@ -1,0 +1,244 @@
+"""The public mirror (issue 24; DESIGN.md "The public mirror"): the push endpoint, the mirror
+serving the public pages from the snapshot and nothing else, the age sentence, and the
+snapshot's schema. One database plays both sides here: the hall's rows are built, the
+snapshot taken, then the mirror's push rebuilds the rows from the snapshot alone (the
+members and contacts are gone after it); tests/project/test_mirror_processes.py runs two.
+"""
+
+import json
+import re
+from datetime import timedelta
+
+import pytest
+from django.core.cache import cache
+from django.test import override_settings
+from django.utils import timezone, translation
+
+from competition.models import Competition, Member, Team
+from judging.models import Count, Finish, Objection
+from scoring import mirror
+from scoring.models import MirrorState
+from scoring.selectors import memo_clear
+from tests.factories import MemberFactory, TeamFactory
+
+pytestmark = pytest.mark.django_db
+
+TOKEN = "mirror-test-token-0123456789"
+ON_MIRROR = override_settings(MIRROR_TOKEN=TOKEN, MIRROR_URL="")
+PUSH = "/api/v1/mirror/push"
+
+
+def _push(client, snapshot, token=TOKEN):
+    return client.post(
+        PUSH,
+        json.dumps(snapshot),
+        content_type="application/json",
+        headers={"Authorization": f"Mirror {token}"} if token else {},
+    )
+
+
+@pytest.fixture
+def day(competition, teams):
+    """The clock has run 50 minutes: Hold 1 finished two puzzles (one lone piece missing),
+    Hold 2 one and is under review, Hold 3 is disqualified, a fourth team withdrew."""
+    Competition.objects.filter(pk=competition.pk).update(
+        started_at=timezone.now() - timedelta(minutes=50), venue="Hallen i Ry"
+    )
+    p1, p2 = competition.puzzles.get(position=1), competition.puzzles.get(position=2)
+    Finish.objects.create(team=teams[0], puzzle=p1, elapsed_seconds=1500, missing=[1])
+    Finish.objects.create(team=teams[0], puzzle=p2, elapsed_seconds=2900)
+    Finish.objects.create(team=teams[1], puzzle=p1, elapsed_seconds=1700)
+    Objection.objects.create(team=teams[1], text="Tiden er forkert")
+    Team.objects.filter(pk=teams[2].pk).update(disqualified=True, disqualified_reason="Snyd")
+    TeamFactory(competition=competition, name="Trukket", table=9, withdrawn=True)
+    MemberFactory(team=teams[0], name="Pusler Personsen")
+    competition.bump_standings()
+    competition.refresh_from_db()
+    return competition
+
+
+def test_a_wrong_or_missing_token_is_403_and_writes_nothing(client, day):
+    snapshot = mirror.build(day)
+    with ON_MIRROR:
+        for token in ("wrong-token", None):
+            answer = _push(client, snapshot, token=token)
+            assert answer.status_code == 403
+            assert answer.json()["code"] == "wrong_token"
+    assert not MirrorState.objects.exists()
+    assert Member.objects.count() == 1  # the hall's rows untouched
+
+
+def test_the_hall_takes_no_push(client, day):
+    assert _push(client, mirror.build(day)).status_code == 404
+
+
+def test_an_older_version_is_409_and_a_newer_one_is_taken(client, day):
+    old = mirror.build(day)
+    day.bump_standings()
+    new = mirror.build(day)
+    assert new["version"] == old["version"] + 1
+    with ON_MIRROR:
+        taken = _push(client, new)
+        assert taken.status_code == 200, taken.content
+        assert taken.json() == {"applied": True, "version": new["version"]}
+        refused = _push(client, old)
+        assert refused.status_code == 409
+        assert refused.json()["code"] == "older_version"
+        again = _push(client, new)  # the same snapshot again: only heard
+        assert again.json() == {"applied": False, "version": new["version"]}
+    assert Competition.objects.get(pk=day.pk).standings_version == new["version"]
+
+
+def test_a_body_outside_the_schema_is_400(client, day):
+    snapshot = mirror.build(day)
+    snapshot["teams"][0]["members"] = ["Pusler Personsen"]
+    with ON_MIRROR:
+        answer = _push(client, snapshot)
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "bad_snapshot"
+    with pytest.raises(mirror.SnapshotError):
+        mirror.validate({**mirror.build(day), "contact_email": "a@b.dk"})
+
+
+def _public(client, slug, team_id):
+    """What the public reads: the API and the live parts of the pages (the parts the hall
+    and the mirror share; the page around them differs by the mirror's age line)."""
+    cache.clear()
+    memo_clear()
+    out = {}
+    for name, path in {
+        "standings": f"/api/v1/competitions/{slug}/standings",
+        "competition": f"/api/v1/competitions/{slug}/",
+    }.items():
+        data = client.get(path).json()
+        if name == "competition":
+            data["clock"].pop("elapsed_seconds")
+            data["clock"].pop("remaining_seconds")
+        out[name] = data
+    for name, path in {
+        "leaderboard": f"/{slug}/",
+        "screen": f"/{slug}/screen/",
+        "feed": f"/{slug}/feed/",
+        "overlay": f"/{slug}/overlay/?top=3",
+    }.items():
+        answer = client.get(path, headers={"HX-Request": "true"})
+        assert answer.status_code == 200, (path, answer.status_code)
+        out[name] = answer.content.decode()
+    page = client.get(f"/{slug}/teams/{team_id}/").content.decode()
+    out["team"] = re.search(r"<main.*</main>", page, re.S).group(0)
+    return out
+
+
+def test_the_mirror_serves_the_public_pages_from_the_snapshot(client, day, teams):
+    hall = _public(client, day.slug, teams[0].pk)
+    snapshot = mirror.build(day)
+    with ON_MIRROR:
+        assert _push(client, snapshot).status_code == 200
+        assert Member.objects.count() == 0  # the rows are the snapshot's, nothing more
+        assert not Team.objects.filter(withdrawn=True).exists()
+        assert Team.objects.get(pk=teams[0].pk).contact_phone == ""
+        served = _public(client, day.slug, teams[0].pk)
+    assert served == hall
+    assert "Hold 1" in served["leaderboard"] and "Hold 1" in served["team"]
+    assert [r["team"]["name"] for r in served["standings"]["standings"]] == [
+        "Hold 1",
+        "Hold 2",
+        "Hold 3",
+    ]
+    assert served["standings"]["standings"][1]["under_review"] is True
+
+
+def test_a_waiting_count_is_not_pushed_and_waits_on_the_mirror_too(client, day, teams):
+    Competition.objects.filter(pk=day.pk).update(
+        second_count=True, started_at=timezone.now() - timedelta(hours=4)
+    )
+    Count.objects.create(team=teams[1], puzzle=day.puzzles.get(position=2), pieces=417)
+    day.bump_standings()
+    day.refresh_from_db()
+    hall = _public(client, day.slug, teams[1].pk)
+    snapshot = mirror.build(day)
+    assert "417" not in json.dumps(snapshot)
+    row = next(t for t in snapshot["teams"] if t["id"] == teams[1].pk)
+    assert (row["counted"], row["counting"]) == (None, True)
+    with ON_MIRROR:
+        assert _push(client, snapshot).status_code == 200
+        served = _public(client, day.slug, teams[1].pk)
+    assert served == hall
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [("da", "Sidste nyt fra hallen for 14 sek. siden"), ("en", "Latest from the hall 14 sec. ago")],
+)
+def test_the_age_of_the_newest_snapshot(client, day, language, sentence):
+    with ON_MIRROR:
+        _push(client, mirror.build(day))
+        MirrorState.objects.update(heard_at=timezone.now() - timedelta(seconds=14))
+        with translation.override(language):
+            answer = client.get(
+                f"/api/v1/competitions/{day.slug}/mirror", headers={"Accept-Language": language}
+            )
+        assert answer.status_code == 200
+        assert answer.json()["sentence"] == sentence
+        assert answer.json()["age_seconds"] == 14
+        page = client.get(f"/{day.slug}/").content.decode()
+        assert f'data-mirror-age="/api/v1/competitions/{day.slug}/mirror"' in page
+        assert "/accounts/login/" not in page  # a mirror has no login
+    cache.clear()  # (one process plays both here; each caches its own page)
+    memo_clear()
+    page = client.get(f"/{day.slug}/").content.decode()
+    assert "data-mirror-age" not in page  # the hall's own pages say nothing of a mirror
+    assert client.get(f"/api/v1/competitions/{day.slug}/mirror").status_code == 404
+
+
+def test_a_mirror_takes_no_other_write_and_serves_no_staff_page(client, day, admin_user):
+    from tests.project.test_privacy import every_path
+
+    client.force_login(admin_user)
+    with ON_MIRROR:
+        for path in every_path():
+            answer = client.post(path, {})
+            if path == PUSH:
+                assert answer.status_code == 403  # no token
+            elif path == "/i18n/setlang/":
+                assert answer.status_code == 302  # only the reader's language cookie
+            else:
+                assert answer.status_code == 403, path
+                assert answer.json()["code"] == "mirror_read_only"
+            for method in ("put", "patch", "delete"):
+                assert getattr(client, method)(path).status_code == 403, (method, path)
+        for path in (
+            "/accounts/login/",
+            f"/desk/{day.slug}/",
+            f"/judge/{day.slug}/",
+            f"/control/{day.slug}/",
+            "/admin/",
+            "/api/docs/",
+            f"/api/v1/competitions/{day.slug}/finishes/",
+            f"/api/v1/competitions/{day.slug}/teams/",
+        ):
+            assert client.get(path).status_code == 404, path
+    assert Competition.objects.get(pk=day.pk).standings_version == day.standings_version
+
+
+def test_a_workers_memo_never_shows_an_older_version_than_any_worker_served(day, tmp_path):
+    """Two workers' 1 s memos could show a reader an older snapshot after a newer one (the
+    two-process test saw 10, 30, 10): on a mirror a worker reuses its memo only while no
+    worker of the host served a newer version (scoring/mirror_stamp.py)."""
+    from scoring import mirror_stamp
+    from scoring.selectors import competition_state
+
+    memo_clear()
+    first = competition_state(day.slug)
+    day.bump_standings()
+    assert competition_state(day.slug).standings_version == first.standings_version  # hall
+    with ON_MIRROR, override_settings(VAR_DIR=tmp_path):
+        memo_clear()
+        state = competition_state(day.slug)  # this worker's memo
+        assert mirror_stamp.seen(day.slug) == state.standings_version
+        day.bump_standings()
+        assert competition_state(day.slug) is state  # within its second: the memo
+        mirror_stamp.raise_to(day.slug, state.standings_version + 1)  # another worker's read
+        assert competition_state(day.slug).standings_version == state.standings_version + 1
+        mirror_stamp.raise_to(day.slug, 1)  # never lowered
+        assert mirror_stamp.seen(day.slug) == state.standings_version + 1

@@ -1,4 +1,4 @@
-"""The audit log in sentences (issue 15, STYLE.md "Logs and histories in sentences and local
+"""The audit log in sentences (STYLE.md "Logs and histories in sentences and local
 time"): one place that turns an AuditEntry into what a head judge reads, e.g. "Dommer mette
 registrerede puslespil 1 færdigt efter 0:01:48, 1 enkelt manglende brik trukket fra", and its
 changes before → after in words. Never a code name, a field name, a list, True/False or a UTC

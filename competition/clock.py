@@ -2,7 +2,7 @@
 
 `Clock.of(competition, now)` is the only place that works out the clock's end, its status
 and the seconds gone and left; the model's clock properties read it, the API's `clock`
-object is `Clock.api()` (DESIGN.md "The HTTP API": started_at, ends_at, stopped_at,
+object is `Clock.api()` (docs/contracts.md "The HTTP API": started_at, ends_at, stopped_at,
 elapsed_seconds, remaining_seconds), and every page's script reads `Clock.page()`, one JSON
 shape in epoch milliseconds (static/js/clock.mjs reads it):
 
@@ -106,7 +106,7 @@ class Clock:
         return max(0, int((self.end - self.now).total_seconds()))
 
     def api(self) -> dict:
-        """The API's `clock` object (DESIGN.md): its fields are a contract."""
+        """The API's `clock` object (docs/contracts.md): its fields are a contract."""
         return {
             "started_at": self.started_at,
             "ends_at": self.ends_at,

@@ -244,7 +244,7 @@ def _collect_static(call_command) -> None:
 
 
 def start_pusher(env: dict, log_path: Path):
-    """With MIRROR_URL and MIRROR_TOKEN: `manage.py mirror_push` beside gunicorn (issue 24),
+    """With MIRROR_URL and MIRROR_TOKEN: `manage.py mirror_push` beside gunicorn,
     its log in var/hall-mirror.log; it ends when the hall (this pid, then gunicorn's
     master) is gone. None without a mirror."""
     if not (env.get("MIRROR_URL") and env.get("MIRROR_TOKEN")):

@@ -1,11 +1,10 @@
-"""A mirror serves the public and takes the hall's push, nothing else (DESIGN.md "The public
+"""A mirror serves the public and takes the hall's push, nothing else (docs/contracts.md "The public
 mirror"). On a mirror (MIRROR_TOKEN set, MIRROR_URL unset) this middleware refuses every
 unsafe method but the push (403 `mirror_read_only`) and answers 404 for every address that
 is not public: no login, no desk, judge or control-room page, no staff API.
 """
 
-from django.http import Http404, HttpResponseNotFound, JsonResponse
-from django.urls import Resolver404, resolve
+from django.http import HttpResponseNotFound, JsonResponse
 
 from scoring.mirror import is_mirror
 
@@ -24,32 +23,30 @@ SERVED = {
 WRITES = {"api:mirror-push", "set_language"}
 
 
-def _name(path: str) -> str | None:
-    try:
-        match = resolve(path)
-    except (Resolver404, Http404):
-        return None
-    return match.view_name
-
-
 def context(request) -> dict:
     """`mirror_mode` for the templates: the age sentence instead of a login link."""
     return {"mirror_mode": is_mirror()}
 
 
 class MirrorMiddleware:
+    """Judged in process_view, on the route Django has already resolved (no second
+    resolve per request); an address no route matches is Django's own 404."""
+
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
         if not is_mirror():
-            return self.get_response(request)
-        name = _name(request.path_info)
-        served = name is not None and (name.startswith("public:") or name in SERVED)
+            return None
+        name = request.resolver_match.view_name
+        served = name.startswith("public:") or name in SERVED
         if request.method not in SAFE and not (request.method == "POST" and name in WRITES):
             return JsonResponse(
                 {"code": "mirror_read_only", "detail": "A mirror takes no writes."}, status=403
             )
         if not served:
             return HttpResponseNotFound("Not on the mirror: the hall serves this page.")
-        return self.get_response(request)
+        return None

@@ -334,7 +334,7 @@ try:  # the app's version, which each tablet reports with its heartbeat
 except Exception:  # not installed as a package (a bare checkout)
     APP_VERSION = "0"
 
-# --- The public mirror (issue 24; DESIGN.md "The public mirror") -------------------------
+# --- The public mirror (docs/contracts.md "The public mirror") -------------------------
 # The hall: MIRROR_URL (the mirror's address, e.g. https://dm.example.dk) and MIRROR_TOKEN
 # make `manage.py mirror_push` (started by `make hall`) push each competition's public
 # snapshot there. A mirror: MIRROR_TOKEN set and MIRROR_URL unset; it serves the public

@@ -1,4 +1,4 @@
-"""Backups while the day runs (issue 13): consistent snapshots of the whole database.
+"""Backups while the day runs: consistent snapshots of the whole database.
 
 SQLite: the online backup API, a consistent copy while the workers write. PostgreSQL:
 `pg_dump --format=custom` (one transaction's snapshot). A snapshot is taken
@@ -374,7 +374,7 @@ def _check_pgdump(path: Path) -> None:
 
 def check_snapshot(path: Path) -> None:
     """Refuse (BackupError) a file that is not a whole, undamaged snapshot of this app, or
-    one that would bring back personal data erased since (DESIGN.md "Personal data and the
+    one that would bring back personal data erased since (docs/contracts.md "Personal data and the
     hall's files")."""
     path = Path(path)
     if path.suffix == ".sqlite3":

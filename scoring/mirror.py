@@ -1,4 +1,4 @@
-"""The public mirror (DESIGN.md "The public mirror"): the hall's public snapshot of a
+"""The public mirror (docs/contracts.md "The public mirror"): the hall's public snapshot of a
 competition, its explicit schema, and how a mirror takes it in.
 
 The snapshot is built from the public reads the hall serves: the competition's public

@@ -1,4 +1,4 @@
-"""The hall's pusher (DESIGN.md "The public mirror"): a loop of its own, off every request.
+"""The hall's pusher (docs/contracts.md "The public mirror"): a loop of its own, off every request.
 
 About once a second it reads each competition's standings version and clock status (one
 small query) and pushes the public snapshot (scoring/mirror.py) of those that changed, and

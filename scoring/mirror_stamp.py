@@ -1,5 +1,5 @@
 """The newest standings version a mirror's workers on this host have served, per
-competition (DESIGN.md "The public mirror"): a file each reader checks (a few
+competition (docs/contracts.md "The public mirror"): a file each reader checks (a few
 microseconds) before it reuses its process's 1 s memo of a version, and raises (under a
 lock, never lowers) before it serves a newer one it read from the database. So no reader
 is shown an older snapshot after any worker of this host showed a newer one, and the

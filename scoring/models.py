@@ -1,4 +1,4 @@
-"""The public mirror's own record (DESIGN.md "The public mirror"): on a mirror, which
+"""The public mirror's own record (docs/contracts.md "The public mirror"): on a mirror, which
 snapshot of each competition it holds and when the hall last reached it. Empty on the hall."""
 
 from django.db import models

@@ -74,7 +74,7 @@ _memo_lock = threading.Lock()
 
 
 def _on_mirror() -> bool:
-    """A public mirror (DESIGN.md "The public mirror": MIRROR_TOKEN set, MIRROR_URL unset):
+    """A public mirror (docs/contracts.md "The public mirror": MIRROR_TOKEN set, MIRROR_URL unset):
     one worker's memo must not show a reader an older snapshot after another worker showed
     the newer one (scoring/mirror_stamp.py)."""
     return bool(settings.MIRROR_TOKEN) and not settings.MIRROR_URL

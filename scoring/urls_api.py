@@ -8,7 +8,7 @@ urlpatterns = [
         api.standings,
         name="standings",
     ),
-    # The public mirror (DESIGN.md): answered on a mirror only, 404 in the hall.
+    # The public mirror (docs/contracts.md): answered on a mirror only, 404 in the hall.
     path("competitions/<slug:slug>/mirror", views_mirror.age, name="mirror-age"),
     path("mirror/push", views_mirror.push, name="mirror-push"),
 ]

@@ -1,4 +1,4 @@
-"""The mirror's two own addresses (DESIGN.md "The public mirror"): the hall's push, and how
+"""The mirror's two own addresses (docs/contracts.md "The public mirror"): the hall's push, and how
 old the newest snapshot is (for the pages' "Sidste nyt fra hallen for 14 sek. siden").
 
 Both answer 404 on the hall: only a mirror takes a push or has an age to tell.

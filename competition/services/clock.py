@@ -31,7 +31,7 @@ __all__ = [
     "stop_undo_until",
 ]
 
-# Issue 15: a mistaken "Stop the clock" can be undone this long after it was pressed.
+# A mistaken "Stop the clock" can be undone this long after it was pressed.
 STOP_UNDO_WINDOW = timedelta(minutes=2)
 
 
@@ -139,7 +139,7 @@ def clock_start(*, competition: Competition, by, started_at: datetime | None = N
 
 @transaction.atomic
 def clock_correct(*, competition: Competition, by, started_at: datetime) -> Competition:
-    """R4, DAY.md: move the start of a running clock to when it really started.
+    """R4, docs/day.md: move the start of a running clock to when it really started.
 
     Only while no finish or count is registered (`has_finishes`): their times are measured
     from the start, and moving it would move them. The same rules as a start apply to the
@@ -211,7 +211,7 @@ def stop_undo_until(competition: Competition) -> datetime | None:
 
 @transaction.atomic
 def clock_stop_undo(*, competition: Competition, by) -> Competition:
-    """R10, issue 15: undo a mistaken early stop for a short while, so the official clock
+    """R10: undo a mistaken early stop for a short while, so the official clock
     runs on to start + duration. Refused once a count exists (counting began on the stop),
     once the automatic end has passed meanwhile, and after `STOP_UNDO_WINDOW`."""
     competition = lock_competition(competition)

@@ -53,7 +53,8 @@ def deciding_objection(*, finish=None, count=None) -> Objection | None:
 
 
 def decided_refusal(objection: Objection) -> Refusal:
-    """DESIGN.md `decided`: what a resolved objection decided binds; who decided it, when."""
+    """docs/contracts.md "A decided record": what a resolved objection decided binds; who
+    decided it, when."""
     what = _("finish") if objection.finish_id is not None else _("count")
     return Refusal(
         "decided",
@@ -75,7 +76,7 @@ def decided_refusal(objection: Objection) -> Refusal:
 
 
 def ensure_may_change(*, by, reason: str = "", finish=None, count=None) -> Objection | None:
-    """A resolved objection binds (DESIGN.md "The edges that stay true"): only the head judge
+    """A resolved objection binds (docs/contracts.md "A decided record"): only the head judge
     changes the finish or count it decided, and with a reason (the audit entry names the
     objection: the one returned). Anyone else: 409 `decided`. None when nothing decided it."""
     objection = deciding_objection(finish=finish, count=count)

@@ -1,4 +1,4 @@
-"""The tablet's undo of a tap whose answer never came (OFFLINE.md): `request_cancel`.
+"""The tablet's undo of a tap whose answer never came (docs/offline.md): `request_cancel`.
 
 It deletes what the request created, or, when the request has not arrived, makes sure it
 never will: the id is kept as cancelled, and the request answers 409 `undone` when it does.
@@ -37,7 +37,7 @@ class _Arrived(Exception):
 
 
 def request_cancel(*, competition: Competition, request_id: UUID, by) -> str:
-    """Undo a tap whose answer never came (OFFLINE.md): "deleted" or "never_arrived".
+    """Undo a tap whose answer never came (docs/offline.md): "deleted" or "never_arrived".
 
     If the request created a record that is still there, it is deleted (a finish only if it
     is the team's latest, else 409 `not_latest`), audited, the standings version bumped. If
@@ -116,7 +116,7 @@ def _cancel_unknown(competition: Competition, request_id: UUID, by) -> str:
 
 
 def _ensure_undecided(record, team: Team) -> None:
-    """DESIGN.md `decided`: a late cancel from a tablet never undoes what a resolved
+    """docs/contracts.md `decided`: a late cancel from a tablet never undoes what a resolved
     objection decided (the finish, or the count its undo would void), whoever sends it."""
     objection = None
     if isinstance(record, Finish):

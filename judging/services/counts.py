@@ -97,7 +97,7 @@ def check_count(puzzle: Puzzle, pieces: int) -> int:
 
 def check_count_form(pieces, unplaced, *, recording: bool = True) -> None:
     """Either form of a count, and R9's 0 or at least 3 (`rules.check_count_size`): what
-    could never be right answers 400 before the state is looked at (DESIGN.md)."""
+    could never be right answers 400 before the state is looked at (docs/contracts.md)."""
     if (pieces is not None and unplaced is not None) or (
         recording and pieces is None and unplaced is None
     ):
@@ -209,7 +209,7 @@ def count_record(
 
 
 def _ensure_judge_may_correct(count: Count, team: Team, by) -> None:
-    """DESIGN.md `count_not_yours`: before a blind second count confirms it, only the judge
+    """docs/contracts.md `count_not_yours`: before a blind second count confirms it, only the judge
     who counted corrects a count (the second judge would otherwise count, correct and
     confirm alone); once the counts differed, the head judge settles it."""
     if count.second_pieces is not None:
@@ -265,7 +265,7 @@ def count_correct(
         # A resolved objection about the count binds: the head judge's change names it.
         if objection is None:
             objection = ensure_may_change(by=by, reason=reason, count=count)
-        # DESIGN.md `second_count`: a judge corrects a count until it is confirmed; the head
+        # docs/contracts.md `second_count`: a judge corrects a count until it is confirmed; the head
         # judge's correction settles it (confirmed, a difference cleared).
         settles = competition.second_count and has_role(by, ADMIN)
         if competition.second_count and count.confirmed_at is not None and not settles:

@@ -4,7 +4,7 @@ Every write locks the team row, then the competition row (always in that order),
 that the results are not final, refuses with a `Refusal` (409) or a `ValidationError`
 (400) before anything is written, records an audit entry and bumps the standings version.
 
-Idempotency (OFFLINE.md): a `request_id` is looked up after the locks, so two requests
+Idempotency (docs/offline.md): a `request_id` is looked up after the locks, so two requests
 with the same id serialise and the second returns the first one's answer (`.replayed`,
 `.answer`); the request ids themselves are `judging.services.requests`' business.
 """
@@ -193,10 +193,10 @@ def finish_register(
     is refused with the code `implausible` (the judge confirms and sends it again).
     `answer` makes the answer kept for a replay (the API's JSON; default `_finish_dict`).
     """
-    # DESIGN.md "The edges that stay true": a tap that arrived while the clock ran is
+    # docs/contracts.md "The edges that stay true": a tap that arrived while the clock ran is
     # judged at that moment, not after the wait for the locks.
     arrived = timezone.now()
-    # What could never be right answers 400 before the state is looked at (DESIGN.md).
+    # What could never be right answers 400 before the state is looked at (docs/contracts.md).
     puzzle = _puzzle(team.competition_id, position)
     spots = check_missing(missing, puzzle)
     fingerprint = request_ids.fingerprint(

@@ -1,4 +1,4 @@
-"""Request ids: a device's id for each tap, kept for the whole competition (OFFLINE.md).
+"""Request ids: a device's id for each tap, kept for the whole competition (docs/offline.md).
 
 Every finish, count and warning sent with a `request_id` leaves a `RequestId` row with the
 fingerprint of its body, the first answer and the outcome of the record it created. The
@@ -7,7 +7,7 @@ row outlives the record:
 - the same id and body again answers the first answer (`.replayed`, HTTP 200);
 - the same id with another body raises `IdempotencyConflict` (HTTP 422);
 - once the record was deleted, voided by a later finish or cancelled, the same id answers
-  409 `undone` and nothing is written again (issue 11, defect 3).
+  409 `undone` and nothing is written again.
 
 Locks: the services look a request id up under the write's locks (team, then
 competition: `write(recall=recaller(...))`, competition/writes.py).

@@ -1,4 +1,4 @@
-"""The second, blind count (DESIGN.md `second_count`; issue 14 item 3).
+"""The second, blind count (docs/contracts.md `second_count`).
 
 While the competition's `second_count` is on, a second judge (not the one who counted) or
 the head judge counts again without seeing the first number. Equal: the count is

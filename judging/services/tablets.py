@@ -1,4 +1,4 @@
-"""The judges' tablets report their health (DESIGN.md `tablets/heartbeat`, OFFLINE.md).
+"""The judges' tablets report their health (docs/contracts.md `tablets/heartbeat`, docs/offline.md).
 
 Cheap and frequent (every 15 s or so per tablet): the latest report per device, no audit
 entry, no standings version. A report is accepted also after the results are final: it is

@@ -1,5 +1,5 @@
 """The control room's clock: start, correct the start, stop (R4); and what a first-time head
-judge needs (issue 15): before the start, what is odd (a date far from the plan, teams not
+judge needs: before the start, what is odd (a date far from the plan, teams not
 checked in, each one tap from withdrawn); after a mistaken stop, "Undo the stop" for a short
 while. Every write is a service call."""
 
@@ -121,7 +121,7 @@ def clock_start(request, competition):
 
 @staff_view(ADMIN, puzzles=True, post=True)
 def clock_correct(request, competition):
-    """R4, DAY.md: move the start of the running clock, while nothing is registered."""
+    """R4, docs/day.md: move the start of the running clock, while nothing is registered."""
     form = ClockCorrectForm(request.POST)
     if not form.is_valid():
         form_errors(request, form)

@@ -58,7 +58,7 @@ function setupConfirm() {
   );
 }
 
-/* Issue 15: the tablet's missing-pieces picker in corrections. */
+/* The tablet's missing-pieces picker in corrections. */
 function setupSpotPicker(box) {
   const lone = box.querySelector(".spot-lone input");
   const list = box.querySelector(".spot-adjacent-list");

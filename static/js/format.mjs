@@ -1,4 +1,4 @@
-/* Formatting and parsing shared by every page's script (issue 12, item 3): one h:mm:ss
+/* Formatting and parsing shared by every page's script: one h:mm:ss
  * formatter, one parser that accepts exactly what the server's forms accept, one number
  * format and the "%(n)s" placeholders of the server's translated texts. No DOM here: the
  * Node tests (tests/js/format_unit.mjs) import it as it is. */
@@ -12,7 +12,7 @@ export function hms(seconds) {
   return `${h}:${String(m).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
 }
 
-/* How long until a deadline, as the desk reads it (issue 21): whole days when it is two days
+/* How long until a deadline, as the desk reads it: whole days when it is two days
  * or more away ("94 dage", never "94 d 7:59:43"), whole hours from 6 hours ("30 timer"), and
  * h:mm:ss only when it is close. `words`: the page's {days, hours} in its language. */
 export function until(seconds, words) {

@@ -1,5 +1,5 @@
 // A "Print" button (data-print) on a sheet to print: no inline onclick, which the page's
-// Content-Security-Policy refuses (script-src 'self'): the button did nothing (issue 20).
+// Content-Security-Policy refuses (script-src 'self'): the button did nothing.
 document.addEventListener("click", (event) => {
   if (event.target.closest("[data-print]")) {
     window.print();

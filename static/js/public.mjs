@@ -14,7 +14,7 @@ export function clockFace(clock, now) {
   return { text: hms(left), low: left <= 300 };
 }
 
-/* The big screen's countdown to the planned start (issue 14): h:mm:ss from an hour away,
+/* The big screen's countdown to the planned start: h:mm:ss from an hour away,
  * m:ss closer, the page's "Starting now" once it is due. */
 export function startCountdown(startMs, now, nowLabel) {
   const left = Math.ceil((startMs - now) / 1000);
@@ -75,7 +75,7 @@ function setupClock() {
   return { tick, sync };
 }
 
-/* Follow a team (issue 14): the spectator's own choice, kept on the phone; its row is moved
+/* Follow a team: the spectator's own choice, kept on the phone; its row is moved
  * to the top of the shared leaderboard after every poll, its real rank shown. */
 function setupFollow() {
   const key = (table) => `follow:${table.dataset.follow}`;

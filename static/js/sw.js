@@ -1,4 +1,4 @@
-/* The judge page's service worker (OFFLINE.md): network first, the last copy when offline,
+/* The judge page's service worker (docs/offline.md): network first, the last copy when offline,
  * so that a reload without Wi-Fi still opens the page with its outbox. Only GETs of the
  * judge's pages and the static files; POSTs and the API never go through it. */
 const CACHE = "judge-v1";

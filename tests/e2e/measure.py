@@ -11,6 +11,8 @@ tests/project/test_e2e_style.py keeps the racy calls out of the browser tests.
 
 import time
 
+from playwright.sync_api import expect
+
 RECT = "r => ({x: r.x, y: r.y, width: r.width, height: r.height})"
 
 _BOX = f"""el => {{
@@ -38,3 +40,12 @@ def boxes(page, selector: str) -> list[dict]:
     """The boxes of all shown elements matching the CSS `selector`, in document order, read
     in one step of the page (none of them can be swapped or paged away between two)."""
     return page.evaluate(_BOXES, selector)
+
+
+def press(locator) -> None:
+    """Click a button inside the judge's cards, which htmx swaps every 5 s and after every
+    answer. Playwright's click is a mouse down and up at a place, and a swap between the two
+    loses the click (CI: the undo's sheet never opened). `dispatch_event` finds the element
+    and clicks it in one step of the page, so no swap can fall inside it."""
+    expect(locator).to_be_visible()
+    locator.dispatch_event("click")

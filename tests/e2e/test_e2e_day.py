@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 from competition.models import AuditEntry, Competition, Team
 from judging.models import Count, Finish, Objection, Tablet
 from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.measure import press
 from tests.e2e.test_e2e_judge_outbox import card, seconds, tap_and_save, wait_until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -208,7 +209,7 @@ def test_e2e_day_the_whole_championship(
     )
     snap(tablet, "judge-board")
 
-    card(tablet, 3).locator('[data-action="finish"]').click()
+    press(card(tablet, 3).locator('[data-action="finish"]'))
     expect(tablet.locator("#finish-sheet")).to_be_visible()
     tablet.locator("#add-lone").click()
     expect(tablet.locator("#finish-deduct")).to_have_text("1 brik trækkes fra")
@@ -305,7 +306,7 @@ def test_e2e_day_the_whole_championship(
     tablet.locator("#count-save").click()
     expect(card(tablet, 1)).to_contain_text("Optalt: 420 brikker")
 
-    card(tablet, 2).locator('[data-action="count"]').click()
+    press(card(tablet, 2).locator('[data-action="count"]'))
     tablet.locator('.segmented span:text-is("Ulagte brikker")').click()
     tablet.fill("#count-piles", "31")
     tablet.fill("#count-rest", "4")
@@ -315,7 +316,7 @@ def test_e2e_day_the_whole_championship(
     tablet.locator("#count-save").click()
     expect(card(tablet, 2)).to_contain_text("Optalt: 680 brikker")
 
-    card(tablet, 3).locator('[data-action="count"]').click()
+    press(card(tablet, 3).locator('[data-action="count"]'))
     tablet.locator('.segmented span:text-is("Lagte brikker")').click()
     tablet.fill("#count-pieces", "250")
     tablet.locator("#count-save").click()
@@ -328,7 +329,7 @@ def test_e2e_day_the_whole_championship(
     tablet.locator('#tables-form button[type="submit"]').click()
     expect(tablet.locator(".jcard")).to_have_count(8)
     for table, pieces in OTHERS.items():
-        card(tablet, table).locator('[data-action="count"]').click()
+        press(card(tablet, table).locator('[data-action="count"]'))
         tablet.locator('.segmented span:text-is("Lagte brikker")').click()
         tablet.fill("#count-pieces", str(pieces))
         tablet.locator("#count-save").click()

@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from judging.models import Finish
+from tests.e2e.measure import press
 
 pytestmark = pytest.mark.e2e
 
@@ -61,7 +62,7 @@ def card(page, table):
 
 
 def tap_and_save(page, table, shot=None):
-    card(page, table).locator('[data-action="finish"]').click()
+    press(card(page, table).locator('[data-action="finish"]'))
     sheet = page.locator("#finish-sheet")
     expect(sheet).to_be_visible()
     time_taken = page.input_value("#finish-time")
@@ -172,7 +173,7 @@ def test_e2e_judge_two_judges_same_team_one_row_and_a_message(
     other = browser.new_context(**browser_context_args)
     page2 = open_board(other.new_page(), live_server, login, make_user("judge", "lars"), running)
     # both see table 1 finish; the second judge's sheet is open first
-    card(page2, 1).locator('[data-action="finish"]').click()
+    press(card(page2, 1).locator('[data-action="finish"]'))
     expect(page2.locator("#finish-sheet")).to_be_visible()
     tap_and_save(page, 1)
     expect(page.locator("#outbox-pill")).to_have_text("Alt sendt ✓")

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from judging.models import Finish, Warning
 from judging.services.finishes import finish_register
+from tests.e2e.measure import press
 from tests.e2e.test_e2e_judge_outbox import (
     API,
     back_online,
@@ -120,7 +121,7 @@ def test_e2e_judge_without_locks_the_second_tab_says_so(
     expect(banner).to_contain_text("Dommersiden er åben i en anden fane på denne tablet.")
     expect(one.locator("#outbox-other-tab")).to_be_hidden()
     shot(two, "second-tab")
-    card(two, 1).locator('[data-action="finish"]').click()
+    press(card(two, 1).locator('[data-action="finish"]'))
     expect(two.locator("#finish-sheet")).to_be_hidden()
     expect(two.locator("#judge-messages")).to_contain_text("Brug den fane (eller luk den)")
     tap_and_save(one, 2)
@@ -216,7 +217,7 @@ def test_e2e_judge_undo_of_a_saved_finish_waits_offline_then_deletes(
     finish_register(team=teams[0], position=1, by=judge, elapsed_seconds=1800)
     open_board(page, live_server, login, judge, running)
     page.route(API, lambda route: route.abort("internetdisconnected"))
-    card(page, 1).locator('[data-action="undo"]').click()
+    press(card(page, 1).locator('[data-action="undo"]'))
     page.locator("#confirm-yes").click()
     messages = page.locator("#judge-messages")
     expect(messages).to_contain_text("Fortrydelsen af puslespil 1 ved bord 1 venter")
@@ -275,7 +276,7 @@ def test_e2e_judge_lost_answer_then_undo_cancels_on_the_server(
     tap_and_save(page, 1)
     wait_until(page, lambda: Finish.objects.count() == 1)
     expect(page.locator("#outbox-pill")).to_have_text("Ikke sendt endnu: 1")
-    card(page, 1).locator('[data-action="undo"]').click()
+    press(card(page, 1).locator('[data-action="undo"]'))
     expect(page.locator("#confirm-text")).to_have_text(
         "Fortryd registreringen af puslespil 1 ved bord 1? Den kan allerede være nået frem til "
         "serveren; fortrydelsen sendes også dertil."
@@ -321,7 +322,7 @@ def test_e2e_judge_undo_of_a_tap_that_never_arrived_is_a_cancel_too(
     page.route(API, lambda route: route.abort("internetdisconnected"))
     tap_and_save(page, 2)
     wait_until(page, lambda: len(tapped) >= 1)  # tried once
-    card(page, 2).locator('[data-action="undo"]').click()
+    press(card(page, 2).locator('[data-action="undo"]'))
     expect(page.locator("#confirm-text")).to_contain_text("Den kan allerede være nået frem")
     page.locator("#confirm-yes").click()
     messages = page.locator("#judge-messages")
@@ -357,7 +358,7 @@ def test_e2e_judge_deleting_a_tried_warning_from_the_outbox_cancels_it(
     tried = []
     page.on("request", lambda r: tried.append(r) if r.url.endswith("/warnings/") else None)
     page.route(API, lambda route: route.abort("internetdisconnected"))
-    card(page, 1).locator('[data-action="warn"]').click()
+    press(card(page, 1).locator('[data-action="warn"]'))
     page.fill("#warn-reason", "Larm")
     page.locator("#warn-save").click()
     wait_until(page, lambda: len(tried) >= 1)

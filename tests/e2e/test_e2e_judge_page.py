@@ -7,6 +7,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from judging.models import Count, Finish, Warning
+from tests.e2e.measure import press
 from tests.e2e.test_e2e_judge_outbox import card, open_board, tap_and_save, wait_until
 
 pytestmark = pytest.mark.e2e
@@ -25,7 +26,7 @@ def running(transactional_db, competition, teams):
 
 def test_e2e_judge_lone_missing_piece_is_deducted(page, live_server, login, judge, running, shot):
     open_board(page, live_server, login, judge, running)
-    card(page, 1).locator('[data-action="finish"]').click()
+    press(card(page, 1).locator('[data-action="finish"]'))
     deduct = page.locator("#finish-deduct")
     expect(deduct).to_have_text("Intet trækkes fra")
     page.locator("#add-lone").click()
@@ -89,7 +90,7 @@ def test_e2e_judge_undo_an_unsent_tap_takes_it_off_the_tablet(
     wait_until(page, lambda: len(held) == 1)
     tap_and_save(page, 2)  # waits behind it: never tried
     expect(page.locator("#outbox-pill")).to_have_text("Ikke sendt endnu: 2")
-    card(page, 2).locator('[data-action="undo"]').click()
+    press(card(page, 2).locator('[data-action="undo"]'))
     expect(page.locator("#confirm-text")).to_contain_text("Den er ikke sendt endnu.")
     page.locator("#confirm-yes").click()
     expect(page.locator("#judge-messages")).to_contain_text("Fortrudt: puslespil 1 ved bord 2.")
@@ -112,7 +113,7 @@ def test_e2e_judge_count_after_the_end(page, live_server, login, judge, competit
     )
     open_board(page, live_server, login, judge, competition)
     expect(page.locator("#clock-status")).to_have_text("Tiden er gået")
-    card(page, 1).locator('[data-action="count"]').click()
+    press(card(page, 1).locator('[data-action="count"]'))
     expect(page.locator("#count-title")).to_have_text("Optælling af puslespil 2 · Bord 1 · Hold 1")
     page.fill("#count-piles", "31")
     page.fill("#count-rest", "4")
@@ -164,7 +165,7 @@ def test_e2e_judge_implausible_pace_asks_to_confirm(
 
 def test_e2e_judge_warning_with_a_reason(page, live_server, login, judge, running, teams):
     open_board(page, live_server, login, judge, running)
-    card(page, 3).locator('[data-action="warn"]').click()
+    press(card(page, 3).locator('[data-action="warn"]'))
     page.locator("#warn-save").click()
     expect(page.locator("#warn-error")).to_have_text("Skriv begrundelsen for advarslen.")
     page.fill("#warn-reason", "Højt snak ved bordet")
@@ -197,7 +198,7 @@ def test_e2e_judge_finish_noted_on_paper_after_the_end(
 ):
     started(competition, 200)  # time is up; table 2 finished at 2:59:40 by the paper
     open_board(page, live_server, login, judge, competition)
-    card(page, 2).locator('[data-action="finish-late"]').click()
+    press(card(page, 2).locator('[data-action="finish-late"]'))
     expect(page.locator("#finish-time")).to_have_value("")
     page.locator("#finish-save").click()
     expect(page.locator("#finish-error")).to_have_text("Skriv tiden som t:mm:ss, fx 2:59:40.")

@@ -9,6 +9,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from judging.models import Finish
+from tests.e2e.measure import press
 from tests.e2e.test_e2e_judge_outbox import (
     card,
     count_swaps,
@@ -33,7 +34,7 @@ def test_e2e_saved_confirmation_on_the_card_with_its_undo(
     started(competition, 90)
     open_board(page, live_server, login, judge, competition)
     count_swaps(page)
-    card(page, 1).locator('[data-action="finish"]').click()
+    press(card(page, 1).locator('[data-action="finish"]'))
     time_taken = page.input_value("#finish-time")
     page.locator("#add-lone").click()
     page.locator("#finish-save").click()
@@ -68,7 +69,7 @@ def test_e2e_is_the_time_right_offers_correct_the_time(
 ):
     started(competition, 4)  # 500 pieces in 4 minutes by one puzzler: asked
     open_board(page, live_server, login, judge, competition)
-    card(page, 2).locator('[data-action="finish"]').click()
+    press(card(page, 2).locator('[data-action="finish"]'))
     page.locator("#add-lone").click()
     page.locator("#finish-save").click()
     expect(page.locator("#confirm-title")).to_have_text("Er tiden rigtig?")

@@ -11,6 +11,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from judging.models import Count, Finish
+from tests.e2e.measure import press
 from tests.e2e.test_e2e_judge_outbox import (
     API,
     back_online,
@@ -67,7 +68,7 @@ def test_e2e_undo_says_fortrudt_on_the_card(page, live_server, login, judge, run
     wait_until(page, lambda: Finish.objects.count() == 1)
     note = card(page, 2).locator('[data-role="saved"]')
     expect(note).to_contain_text("Gemt ✓ Bord 2 · puslespil 1")
-    card(page, 2).locator('[data-action="undo"]').click()
+    press(card(page, 2).locator('[data-action="undo"]'))
     page.locator("#confirm-yes").click()
     expect(note).to_have_text("Fortrudt: puslespil 1 ved bord 2.")
     wait_until(page, lambda: Finish.objects.count() == 0)
@@ -86,7 +87,7 @@ def test_e2e_second_judge_sees_who_and_when_on_the_card_until_dismissed(
     other = browser.new_context(**browser_context_args)
     page2 = open_board(other.new_page(), live_server, login, make_user("judge", "lars"), running)
     count_swaps(page2)
-    card(page2, 1).locator('[data-action="finish"]').click()
+    press(card(page2, 1).locator('[data-action="finish"]'))
     expect(page2.locator("#finish-sheet")).to_be_visible()
     tap_and_save(page, 1)
     wait_until(page, lambda: Finish.objects.count() == 1)
@@ -119,7 +120,7 @@ def test_e2e_count_of_two_says_why_and_its_button_is_off(
     competition.started_at = timezone.now() - timedelta(minutes=200)  # time is up
     competition.save()
     open_board(page, live_server, login, judge, competition)
-    card(page, 1).locator('[data-action="count"]').click()
+    press(card(page, 1).locator('[data-action="count"]'))
     page.locator('.segmented span:text-is("Lagte brikker")').click()
     save = page.locator("#count-save")
     expect(save).to_be_disabled()  # nothing filled in yet

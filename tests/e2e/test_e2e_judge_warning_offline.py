@@ -4,13 +4,14 @@ import pytest
 from playwright.sync_api import expect
 
 from judging.models import Warning
+from tests.e2e.measure import press
 from tests.e2e.test_e2e_judge_outbox import card, open_board, wait_until
 
 pytestmark = pytest.mark.e2e
 
 
 def give_warning(page, table, reason):
-    card(page, table).locator('[data-action="warn"]').click()
+    press(card(page, table).locator('[data-action="warn"]'))
     sheet = page.locator("#warn-sheet")
     expect(sheet).to_be_visible()
     page.fill("#warn-reason", reason)

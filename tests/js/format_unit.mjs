@@ -17,7 +17,7 @@ test("hms: h:mm:ss like scoring.rules.format_hms, never negative, whole seconds"
 // Each input with what the server's parse_hms (competition/fields.py) answers: its seconds,
 // or null where it refuses. test_js_units.py asks the Python function and passes the pairs in
 // SERVER_PARSE_HMS: the same input gets the same answer on the judge's tablet and in the
-// control room's forms (issue 12, item 3).
+// control room's forms.
 const SERVER = JSON.parse(process.env.SERVER_PARSE_HMS || "[]");
 
 test("parseHms accepts exactly what the server's parse_hms accepts", () => {
@@ -48,7 +48,7 @@ test("numbers as the page's language writes them", () => {
   assert.equal(numberFormat("da").format(480), "480");
 });
 
-test("until: days when far, hours the day before, h:mm:ss only when close (issue 21)", () => {
+test("until: days when far, hours the day before, h:mm:ss only when close", () => {
   const da = { days: "dage", hours: "timer" };
   assert.equal(until(94 * 86400 + 7 * 3600 + 59 * 60 + 43, da), "94 dage"); // not "94 d 7:59:43"
   assert.equal(until(2 * 86400, da), "2 dage");

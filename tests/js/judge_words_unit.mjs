@@ -1,4 +1,4 @@
-// Unit tests of what the judge's card and sheets say (issue 21 point 9): a tap the server
+// Unit tests of what the judge's card and sheets say: a tap the server
 // has not answered is only noted on the tablet; a refusal names who and when; a count of 1
 // or 2 says why it cannot be saved; the clock line reads as a sentence before the sync.
 // Run by test_js_units.py: node --test tests/js/judge_words_unit.mjs

@@ -14,7 +14,7 @@ from competition.fields import parse_hms
 HERE = Path(__file__).resolve().parent
 
 # Times a person may type, odd ones included; format_unit.mjs checks that the tablet's
-# parseHms answers each exactly as the server's parse_hms does (issue 12, item 3).
+# parseHms answers each exactly as the server's parse_hms does.
 TIMES = [
     "1:23:45",
     "0:00:45",

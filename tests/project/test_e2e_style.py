@@ -64,6 +64,8 @@ def _problems(path: Path) -> list[str]:
             found.append(f"{where}: .{name}() locates now and is used later; see measure.py")
         if name == "click" and getattr(call.func.value, "attr", "") == "mouse":
             found.append(f"{where}: mouse.click at a measured place; use locator.click()")
+        if name == "click" and "card(" in ast.unparse(call.func.value):
+            found.append(f"{where}: .click() inside a card that swaps; use measure.press()")
         in_test = path.name.startswith("test_")
         if name == "sleep" and getattr(call.func.value, "id", "") == "time" and in_test:
             found.append(f"{where}: time.sleep in a browser test; wait for a state")
@@ -93,6 +95,7 @@ def test_the_check_finds_each_kind_of_race(tmp_path):
         "    page.wait_for_timeout(500)\n"
         "    assert row.inner_text() == 'x'\n"
         "    page.wait_for_timeout(500)  # wait-ok: nothing else arrives\n"
+        "    card(page, 2).locator('[data-action=undo]').click()\n"
     )
     kinds = [p.split(": ", 1)[1].split(" ")[0] for p in _problems(racy)]
-    assert kinds == [".bounding_box()", "mouse.click", "a", "assert"]
+    assert kinds == [".bounding_box()", "mouse.click", "a", ".click()", "assert"]

@@ -1,4 +1,4 @@
-"""The public mirror with two app processes on loopback (issue 24): a hall and a mirror, each
+"""The public mirror with two app processes on loopback: a hall and a mirror, each
 gunicorn on a database of its own (two SQLite files, or two PostgreSQL databases when the
 tests run on PostgreSQL), and the hall's pusher (`manage.py mirror_push`) beside them.
 
@@ -109,6 +109,14 @@ class Databases:
         db = f"{self.settings['NAME']}_{name}"[:60]
         connection.close()  # a template must have no other session
         with psycopg.connect(**self._params("postgres"), autocommit=True) as pg:
+            # Nor a stale one: an earlier browser test's live-server request thread ends
+            # with its persistent connection still open (CONN_MAX_AGE). This test closed its
+            # own and serves nothing in this process, so every other session is such a one.
+            pg.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = %s AND pid <> pg_backend_pid()",
+                [self.settings["NAME"]],
+            )
             pg.execute(f'DROP DATABASE IF EXISTS "{db}"')
             pg.execute(f'CREATE DATABASE "{db}" TEMPLATE "{self.settings["NAME"]}"')
         self.made.append(db)

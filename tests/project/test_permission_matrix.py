@@ -137,7 +137,7 @@ ROUTES = [
         (409, "not_disqualified"),
     ),
     ("GET", f"/api/v1/competitions/{S}/standings", None, EVERYONE, 200),
-    # The public mirror's own two (issue 24): a mirror answers them, the hall never.
+    # The public mirror's own two: a mirror answers them, the hall never.
     ("GET", f"/api/v1/competitions/{S}/mirror", None, EVERYONE, 404),
     ("POST", "/api/v1/mirror/push", {}, EVERYONE, 404),
     ("GET", f"/api/v1/competitions/{S}/objections/", None, STAFF_DESK, 200),

@@ -1,4 +1,4 @@
-"""The public mirror (issue 24; DESIGN.md "The public mirror"): the push endpoint, the mirror
+"""The public mirror (docs/contracts.md "The public mirror"): the push endpoint, the mirror
 serving the public pages from the snapshot and nothing else, the age sentence, and the
 snapshot's schema. One database plays both sides here: the hall's rows are built, the
 snapshot taken, then the mirror's push rebuilds the rows from the snapshot alone (the

@@ -55,7 +55,7 @@ const SAVED_MS = 30000;
 
 const WAITING = new Set(["pending", "sending", "paused"]);
 
-/* What the note on a card says (issue 21 point 9): a finish still in the outbox is only
+/* What the note on a card says: a finish still in the outbox is only
  * "noted on the tablet" (from the outbox itself, so a reload keeps it); "Saved ✓" only for
  * one the server has answered (`saved`: {puzzle, until}); then "Undone" for a while after an
  * undo (`undone`: {until}). Pure: tested in Node (tests/js/judge_words_unit.mjs).
@@ -71,7 +71,7 @@ export function cardNote({ lastPos, waiting, saved, undone, now, quiet }) {
   return null;
 }
 
-/* A refusal in words, with who and when for `already_finished` (OFFLINE.md: a second
+/* A refusal in words, with who and when for `already_finished` (docs/offline.md: a second
  * judge's tap is not an error; it names who registered it and when). */
 export function refusalText(T, entry, data) {
   const undo = entry.kind === "cancel" || entry.kind === "delete";
@@ -93,7 +93,7 @@ export function setupBoard(ctx) {
   const T = w.T;
 
   /* The server's answer to a finish: "Saved ✓ ..." on the card for SAVED_MS, across the
-   * board's swaps (issue 15 point 11). Until then the card says it is only noted here. */
+   * board's swaps. Until then the card says it is only noted here. */
   function noteSaved(e) {
     state.savedNotes.set(e.team, {
       puzzle: e.puzzle,
@@ -139,7 +139,7 @@ export function setupBoard(ctx) {
     box.querySelector('[data-role="saved-text"]').textContent = text;
   }
 
-  /* Refusals stay on their card until the judge dismisses them (OFFLINE.md), across
+  /* Refusals stay on their card until the judge dismisses them (docs/offline.md), across
    * reloads: kept in storage per competition and judge. */
   const REFUSALS = `judge-refusals:v1:${ctx.cfg.slug}:${ctx.cfg.user}`;
   const refusals = () => {

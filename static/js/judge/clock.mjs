@@ -1,4 +1,4 @@
-/* The clock, in step with the server (OFFLINE.md "Clock sync"): the offset to the server's
+/* The clock, in step with the server (docs/offline.md): the offset to the server's
  * clock, the countdown, and each card's time since its last finish. */
 import { fmt, hms } from "../format.mjs";
 import { clockOffset, countdownSeconds, measure, remainingAt, statusAt, elapsedAt } from "../clock.mjs";
@@ -15,7 +15,7 @@ export const elapsedNow = (state) => elapsedAt(state.clock, serverNow(state));
 
 /* The line under the countdown, its parts joined only when there is something to say:
  * "tid tilbage · 1:30:00 gået · afstemt med serveren ±40 ms"; before the start and before
- * the first sync it still reads as a sentence (issue 21 point 9). Pure. */
+ * the first sync it still reads as a sentence. Pure. */
 export function clockLine(T, { started, elapsed, sync }) {
   const parts = [T.time_remaining];
   if (started) parts.push(fmt(T.elapsed, { time: hms(elapsed) }));

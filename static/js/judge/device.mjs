@@ -1,4 +1,4 @@
-/* What the tablet shares between its tabs and its judges (OFFLINE.md): the storage keys,
+/* What the tablet shares between its tabs and its judges (docs/offline.md): the storage keys,
  * request ids, the outboxes of other judges on this tablet, which tab owns the outbox, and
  * a write counter that every tab sees alike. No DOM: tested in Node (tests/js). */
 
@@ -35,7 +35,7 @@ export function readList(storage, key) {
 
 /* Other judges' outboxes on this device (another judge logged in on the same tablet):
  * [{user, name, count}] for every other user of this competition with entries waiting;
- * they stay visible until that judge logs in and sends them (OFFLINE.md). */
+ * they stay visible until that judge logs in and sends them (docs/offline.md). */
 export function othersWaiting(storage, slug, user) {
   const out = [];
   if (!storage) return out;

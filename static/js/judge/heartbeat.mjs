@@ -1,4 +1,4 @@
-/* The judge page's heartbeat (issue 13; DESIGN.md `tablets/heartbeat`). Every 15 s, and
+/* The judge page's heartbeat (docs/contracts.md `tablets/heartbeat`). Every 15 s, and
  * whenever the outbox changes, the tablet tells the control room how it is: the taps still
  * waiting in its outbox (every judge's on this tablet, for this competition: a tap of a
  * judge who logged out still waits here), the oldest one's age, the clock sync, the app

@@ -1,4 +1,4 @@
-/* The judge's page (OFFLINE.md): the wiring of its modules. htmx renders the cards, every
+/* The judge's page (docs/offline.md): the wiring of its modules. htmx renders the cards, every
  * write goes through the outbox, and this tab's state lives in one object (state.mjs). */
 import { fmt } from "../format.mjs";
 import { $, openStorage, readConfig, csrf, say, unsay, refreshBoard } from "./page.mjs";
@@ -26,7 +26,7 @@ ctx.clock.start();
 /* ---- the outbox ------------------------------------------------------------------------ */
 const OUTBOX_KEY = keyFor(cfg.slug, cfg.user);
 // navigator.locks exists only in secure contexts (HTTPS, localhost): on the venue's plain
-// http one tab owns the outbox, and another says so (OFFLINE.md).
+// http one tab owns the outbox, and another says so (docs/offline.md).
 const locks = navigator.locks || null;
 const owner = locks ? null : ownership({ storage: store, key: OUTBOX_KEY, id: uuid() });
 state.owning = owner ? owner.claim() : true;
@@ -59,7 +59,7 @@ ctx.outbox = createOutbox({
       refreshBoard();
     },
     message(entry, data) {
-      // a refusal stays on its card until the judge dismisses it (OFFLINE.md); said at
+      // a refusal stays on its card until the judge dismisses it (docs/offline.md); said at
       // the top only when the team's card is not on this page
       const text = ctx.board.refuse(entry, data);
       if (!document.querySelector(`.jcard[data-team="${entry.team}"]:not([hidden])`)) {

@@ -1,6 +1,6 @@
-/* The outbox's list in storage (OFFLINE.md), changed only under one exclusive lock that
+/* The outbox's list in storage (docs/offline.md), changed only under one exclusive lock that
  * re-reads the list inside it, so two tabs of one judge never overwrite each other's taps
- * (issue 11, defect 1). What storage cannot keep (full, unavailable) stays in this tab's
+ *. What storage cannot keep (full, unavailable) stays in this tab's
  * memory, laid over the stored list, and is reported as unsaved. */
 import { readList } from "./device.mjs";
 

@@ -1,4 +1,4 @@
-/* The judge's outbox (OFFLINE.md): taps are written to storage BEFORE they are sent, one
+/* The judge's outbox (docs/offline.md): taps are written to storage BEFORE they are sent, one
  * flusher sends them oldest first, and nothing is dropped until the server has answered.
  * The list itself, under its lock, is outbox-list.mjs. Pure logic: storage, fetch, the
  * clock, timers and locks are injected, so it is tested without a browser
@@ -203,7 +203,7 @@ export function create(opts) {
     return settle(entry, res, data);
   }
 
-  /* What the answer means for the entry (OFFLINE.md's table). An entry that is no longer
+  /* What the answer means for the entry (docs/offline.md). An entry that is no longer
    * in the list was undone meanwhile: its cancel follows, nothing is said. */
   async function settle(entry, res, data) {
     const status = res.status;
@@ -269,7 +269,7 @@ export function create(opts) {
     flush();
   }
 
-  /* The judge's undo of a waiting entry (OFFLINE.md), decided inside the lock: never
+  /* The judge's undo of a waiting entry (docs/offline.md), decided inside the lock: never
    * tried -> taken off the tablet ("removed"); tried once or more (it may have reached the
    * server) -> replaced by `cancel(entry)`, an entry that cancels its request_id on the
    * server ("cancel"); no longer waiting -> "gone" (it was just sent). */

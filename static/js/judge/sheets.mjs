@@ -5,7 +5,7 @@ import { $, button } from "./page.mjs";
 import { cardInfo } from "./board.mjs";
 
 /* Why a count of `pieces` cannot be saved for a puzzle of `total` pieces, or "" (R9):
- * said in words, with the number the judge counted (issue 21 point 9). Pure. */
+ * said in words, with the number the judge counted. Pure. */
 export function countRefusal(pieces, total, T, nf) {
   if (pieces < 0) return T.count_negative;
   if (pieces === 1) return T.count_one;
@@ -141,7 +141,7 @@ export function setupSheets(ctx) {
     }
     const unplaced = n("count-piles") * 10 + n("count-rest");
     const loose = n("count-loose");
-    // the sum as the judge counted it: "1000 − 420 − 7 − 15" (issue 15 point 14)
+    // the sum as the judge counted it: "1000 − 420 − 7 − 15"
     const terms = [count.pieces, n("count-piles") * 10, n("count-rest"), loose].map((x) => w.nf.format(x));
     return { pieces: count.pieces - unplaced - loose, body: { unplaced, loose }, sum: terms.join(" − ") };
   }
@@ -158,7 +158,7 @@ export function setupSheets(ctx) {
     const v = countValue();
     const problem = v.error ? "" : countProblem(v);
     // "= 2 pieces count" is said only of a count that counts; a refused one says why, and
-    // its button is visibly off until the numbers are right (issue 21 point 9)
+    // its button is visibly off until the numbers are right
     const result = v.error || problem ? "" : fmt(T.count_result, { n: w.nf.format(v.pieces) });
     $("count-result").textContent = v.sum && result ? `${v.sum} ${result}` : result;
     $("count-result").hidden = !result;
@@ -166,7 +166,7 @@ export function setupSheets(ctx) {
     $("count-save").disabled = !!(v.error || problem);
   }
   /* mode: "count" (the first count), "confirm" (the second, blind count: the first number
-   * is never shown, DESIGN.md second_count) or "recount" (the counting judge corrects it
+   * is never shown, docs/contracts.md second_count) or "recount" (the counting judge corrects it
    * until it is confirmed). */
   function openCount(card, mode, countId) {
     const info = cardInfo(card);

@@ -1,5 +1,5 @@
 /* Which tables this judge watches, remembered on the device; the board's requests ask the
- * server for those (OFFLINE.md). */
+ * server for those (docs/offline.md). */
 import { $, keep, stored } from "./page.mjs";
 import { tablesKey } from "./device.mjs";
 

@@ -1,5 +1,5 @@
-/* The yes/no sheet and what it asks: undo the latest finish (OFFLINE.md), and the server's
- * question about an implausible pace (issue 4, item 5). */
+/* The yes/no sheet and what it asks: undo the latest finish (docs/offline.md), and the server's
+ * question about an implausible pace. */
 import { fmt } from "../format.mjs";
 import { $, anyDialogOpen, say } from "./page.mjs";
 import { cardInfo } from "./board.mjs";
@@ -130,7 +130,7 @@ export function setupUndo(ctx) {
         T.delete_it,
         () => ctx.outbox.confirm(e.request_id),
         () => undoEntry(e),
-        { label: T.fix_time, fn: () => fixTime(e) }, // issue 15 point 13
+        { label: T.fix_time, fn: () => fixTime(e) }, // a refused time is corrected, not retyped
       );
       return;
     }

@@ -14,7 +14,7 @@ export function words(cfg) {
     return fmt(T.puzzle_n_of, { n: position, total: cfg.puzzles.length, pieces: nf.format(p.pieces) });
   }
   const tableText = (table) => fmt(T.table, { table });
-  /* "Fortryd puslespil 2 (0:48:12)" (issue 15 point 12) */
+  /* "Fortryd puslespil 2 (0:48:12)" */
   const undoLabel = (position, seconds) => fmt(T.undo_label, { n: position, time: hms(seconds) });
   /* R8: lone missing pieces are deducted */
   const deducted = (n) => (n === 0 ? T.deduct_none : n === 1 ? T.deduct_one : fmt(T.deduct_many, { n }));

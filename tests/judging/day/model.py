@@ -640,6 +640,18 @@ class Day(RuleBasedStateMachine):
         finish = self.one(self.finishes, index)
         self.touch(("finish", finish), who, "delete", f"/finishes/{finish}/", {"reason": "Fejl"})
 
+    @knows("finishes")
+    @rule(index=pick, who=anyone)
+    def delete_an_earlier_finish(self, index, who):
+        """An undo of a finish that is not its team's latest (`not_latest`): left to
+        delete_finish's draw alone a rare path, and one change elsewhere made it 0."""
+        earlier = [f[0] for team in self.teams for f in self.digest.finishes_of(team)[:-1]]
+        if earlier:
+            finish = self.one(sorted(earlier), index)
+            self.touch(
+                ("finish", finish), who, "delete", f"/finishes/{finish}/", {"reason": "Fejl"}
+            )
+
     def touch(self, key: tuple, who: str, method: str, path: str, body: dict) -> Answer:
         """A change of a record by its id, which may be gone: then 404 (a stale id)."""
         gone = key not in self.digest.records()
@@ -851,6 +863,16 @@ class Day(RuleBasedStateMachine):
             row = self.digest.count(record)
             body = {"reason": "Talt om", "pieces": (row[3] if row else 0) + 3}
             self.touch(key, who, "patch", f"/counts/{record}/", body)
+
+    @knows("decided")
+    @rule(index=pick, who=judge)
+    def late_cancel_of_decided(self, index, who):
+        """A tablet's late cancel of the tap that made a record an objection decided: left to
+        judge_changes_decided's draw alone it came in 2 days of 168, and a change elsewhere
+        in the day's paths made it 0."""
+        with_rid = sorted(key for key in self.decided if key in self.rid_of)
+        if with_rid:
+            self.cancel_rid(self.rid_of[self.one(with_rid, index)], who)
 
     # --- the head judge --------------------------------------------------------------------
     @during("running", "ended")

@@ -1,4 +1,4 @@
-"""Issue 24: the big screen's ticker mode shows the speaker's feed (newest first), offered
+"""The big screen's ticker mode shows the speaker's feed (newest first), offered
 by the control room's screen control like every other mode."""
 
 import pytest

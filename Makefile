@@ -5,7 +5,10 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 ARGS ?=
 # Two cores here: the suite runs in two processes (pytest-xdist); WORKERS=0 runs it in one.
+# worksteal: a worker that runs out takes half of the other's queue (with plain `load` the
+# browser tests dealt last ran on one worker while the other idled for minutes).
 WORKERS ?= auto
+DIST := --dist worksteal
 
 .PHONY: venv run hall backup restore test durations e2e-repeat lint fmt migrations-check messages bench ci mutation
 
@@ -48,12 +51,12 @@ restore: $(BIN)/.installed-app
 
 # SQLite by default; PostgreSQL when DATABASE_URL points at one.
 test: venv
-	$(BIN)/pytest -n $(WORKERS) $(ARGS)
+	$(BIN)/pytest -n $(WORKERS) $(DIST) $(ARGS)
 
 # tests/durations.json from a run: the slow tests start first (tests/slow_first.py).
 durations: venv
 	mkdir -p var
-	$(BIN)/pytest -n $(WORKERS) -q --junitxml=var/junit.xml $(ARGS)
+	$(BIN)/pytest -n $(WORKERS) $(DIST) -q --junitxml=var/junit.xml $(ARGS)
 	$(BIN)/python tools/durations.py var/junit.xml
 
 # The browser tests RUNS times beside LOAD CPU-bound busy loops; every failure reported

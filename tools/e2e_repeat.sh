@@ -30,7 +30,7 @@ failures=0
 for run in $(seq 1 "$RUNS"); do
   start=$(date +%s)
   # shellcheck disable=SC2086
-  .venv/bin/pytest -n "$WORKERS" $TESTS -q -rfE --junitxml="$out/run-$run.xml" $ARGS \
+  .venv/bin/pytest -n "$WORKERS" --dist worksteal $TESTS -q -rfE --junitxml="$out/run-$run.xml" $ARGS \
     >"$out/run-$run.log" 2>&1
   rc=$?
   echo "run $run/$RUNS: exit $rc after $(($(date +%s) - start)) s: $(tail -n 1 "$out/run-$run.log")"

@@ -152,10 +152,10 @@ def count_record(
         team=team.pk, pieces=pieces, unplaced=unplaced, loose=loose
     )
     answer = answer or _count_dict
-    recall = request_ids.recaller(
+    once = request_ids.recaller(
         Count, request_id=request_id, fingerprint=fingerprint, answer=answer
     )
-    with write(team=team, by=by, recall=recall) as w:
+    with write(team=team, by=by, recall=once) as w:
         if w.stored is not None:
             return w.stored
         team, competition = w.team, w.competition
@@ -185,13 +185,9 @@ def count_record(
             )
         pieces, unplaced, loose = placed_pieces(puzzle, pieces, unplaced, loose)
         try:
-            count = request_ids.create_once(
-                Count,
-                request_id=request_id,
-                fingerprint=fingerprint,
+            count = once.create(
                 team=team,
                 by=by,
-                answer=answer,
                 puzzle=puzzle,
                 pieces=pieces,
                 unplaced=unplaced,

@@ -45,19 +45,15 @@ def warning_log(
     reason = require_reason(reason)
     fingerprint = request_ids.fingerprint(team=team.pk, reason=reason)
     answer = answer or _warning_dict
-    recall = request_ids.recaller(
+    once = request_ids.recaller(
         Warning, request_id=request_id, fingerprint=fingerprint, answer=answer
     )
-    with write(team=team, by=by, recall=recall) as w:
+    with write(team=team, by=by, recall=once) as w:
         if w.stored is not None:
             return w.stored
-        warning = request_ids.create_once(
-            Warning,
-            request_id=request_id,
-            fingerprint=fingerprint,
+        warning = once.create(
             team=w.team,
             by=by,
-            answer=answer,
             reason=reason,
             given_by=user_or_none(by),
         )

@@ -203,10 +203,10 @@ def finish_register(
         team=team.pk, position=position, missing=list(missing), elapsed_seconds=elapsed_seconds
     )
     answer = answer or _finish_dict
-    recall = request_ids.recaller(
+    once = request_ids.recaller(
         Finish, request_id=request_id, fingerprint=fingerprint, answer=answer
     )
-    with write(team=team, by=by, recall=recall) as w:
+    with write(team=team, by=by, recall=once) as w:
         if w.stored is not None:
             return w.stored
         team, competition = w.team, w.competition
@@ -252,13 +252,9 @@ def finish_register(
             if warning is not None:
                 raise Refusal("implausible", warning.pop("message"), plausibility=warning)
         try:
-            finish = request_ids.create_once(
-                Finish,
-                request_id=request_id,
-                fingerprint=fingerprint,
+            finish = once.create(
                 team=team,
                 by=by,
-                answer=answer,
                 puzzle=puzzle,
                 elapsed_seconds=elapsed_seconds,
                 missing=spots,

@@ -14,6 +14,13 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from competition.audit_actions import (
+    CLOCK_CORRECT,
+    CLOCK_START,
+    CLOCK_STOP,
+    CLOCK_STOP_UNDO,
+    Action,
+)
 from competition.errors import Refusal
 from competition.models import AuditEntry, Competition, Team
 from competition.writes import Write, write
@@ -33,7 +40,7 @@ __all__ = [
 STOP_UNDO_WINDOW = timedelta(minutes=2)
 
 
-def _saved(w: Write, action: str, before: dict) -> None:
+def _saved(w: Write, action: Action, before: dict) -> None:
     """Save the clock's moments and audit them; `write` bumps the standings version."""
     w.competition.save(update_fields=["started_at", "stopped_at"])
     w.audit(action, before=before, after=w.competition.clock().moments())
@@ -130,7 +137,7 @@ def clock_start(*, competition: Competition, by, started_at: datetime | None = N
         _check_start(competition, started_at, now)
         before = competition.clock().moments()
         competition.started_at = started_at
-        _saved(w, "clock_start", before)
+        _saved(w, CLOCK_START, before)
     return _written(competition)
 
 
@@ -165,7 +172,7 @@ def clock_correct(*, competition: Competition, by, started_at: datetime) -> Comp
             return competition  # already so: nothing to write (a second click)
         before = competition.clock().moments()
         competition.started_at = started_at
-        _saved(w, "clock_correct", before)
+        _saved(w, CLOCK_CORRECT, before)
     return _written(competition)
 
 
@@ -188,7 +195,7 @@ def clock_stop(*, competition: Competition, by, stopped_at: datetime | None = No
         _ensure_no_finish_after(competition, stopped_at)
         before = competition.clock().moments()
         competition.stopped_at = stopped_at
-        _saved(w, "clock_stop", before)
+        _saved(w, CLOCK_STOP, before)
     return _written(competition)
 
 
@@ -200,7 +207,7 @@ def stop_undo_until(competition: Competition) -> datetime | None:
     if competition.stopped_at is None:
         return None
     pressed = (
-        AuditEntry.objects.filter(competition=competition, action="clock_stop")
+        AuditEntry.objects.filter(competition=competition, action=CLOCK_STOP.name)
         .order_by("-at", "-id")
         .values_list("at", flat=True)
         .first()
@@ -237,5 +244,5 @@ def clock_stop_undo(*, competition: Competition, by) -> Competition:
             )
         before = competition.clock().moments()
         competition.stopped_at = None
-        _saved(w, "clock_stop_undo", before)
+        _saved(w, CLOCK_STOP_UNDO, before)
     return _written(competition)

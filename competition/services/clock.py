@@ -74,6 +74,11 @@ def _check_start(competition: Competition, started_at: datetime, now: datetime) 
         )
 
 
+def _ensure_started(competition: Competition) -> None:
+    if competition.started_at is None:
+        raise Refusal("clock_not_started", _("The clock has not been started yet."))
+
+
 def _has_registrations(competition: Competition) -> bool:
     """Has any team of `competition` a finish or a count? (Through the teams' relations.)"""
     teams = Team.objects.filter(competition=competition)
@@ -150,8 +155,7 @@ def clock_correct(*, competition: Competition, by, started_at: datetime) -> Comp
     """
     with write(competition=competition, by=by) as w:
         competition = w.competition
-        if competition.started_at is None:
-            raise Refusal("clock_not_started", _("The clock has not been started yet."))
+        _ensure_started(competition)
         now = timezone.now()
         if competition.has_ended(now):
             raise Refusal(
@@ -181,8 +185,7 @@ def clock_stop(*, competition: Competition, by, stopped_at: datetime | None = No
     registered finish (`finishes_after_stop`, naming the teams)."""
     with write(competition=competition, by=by) as w:
         competition = w.competition
-        if competition.started_at is None:
-            raise Refusal("clock_not_started", _("The clock has not been started yet."))
+        _ensure_started(competition)
         now = timezone.now()
         if competition.has_ended(now):
             raise Refusal("clock_stopped", _("The clock has already stopped; time is up."))
@@ -221,8 +224,7 @@ def clock_stop_undo(*, competition: Competition, by) -> Competition:
     once the automatic end has passed meanwhile, and after `STOP_UNDO_WINDOW`."""
     with write(competition=competition, by=by) as w:
         competition = w.competition
-        if competition.started_at is None:
-            raise Refusal("clock_not_started", _("The clock has not been started yet."))
+        _ensure_started(competition)
         if competition.stopped_at is None:
             raise Refusal("clock_not_stopped", _("The clock has not been stopped early."))
         now = timezone.now()

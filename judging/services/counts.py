@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from competition.audit import user_or_none
+from competition.audit_actions import COUNT_CORRECT, COUNT_DELETE, COUNT_RECORD
 from competition.errors import Refusal, Vanished
 from competition.models import Puzzle, Team
 from competition.roles import ADMIN, has_role
@@ -63,7 +64,7 @@ def void_count(w: Write, reason: str) -> None:
     before = _count_dict(count)
     count.delete()
     request_ids.record_gone(count, RequestId.Outcome.VOIDED)
-    w.audit("count_delete", before=before, reason=reason, objection=decided)
+    w.audit(COUNT_DELETE, before=before, reason=reason, objection=decided)
 
 
 # R9's refusals (`rules.check_count`), one sentence each, the same from every path: the
@@ -200,7 +201,7 @@ def count_record(
             ) from None
         if count.replayed:
             return count
-        w.audit("count_record", after=_count_dict(count))
+        w.audit(COUNT_RECORD, after=_count_dict(count))
         return count
 
 
@@ -285,7 +286,7 @@ def count_correct(
             fields += ["confirmed_by", "confirmed_at", "second_pieces"]
         count.save(update_fields=fields)
         w.audit(
-            "count_correct",
+            COUNT_CORRECT,
             before=before,
             after=_count_dict(count),
             reason=reason,

@@ -6,6 +6,7 @@ from uuid import UUID
 from django.utils.translation import gettext as _
 
 from competition.audit import user_or_none
+from competition.audit_actions import TEAM_DISQUALIFY, TEAM_REINSTATE, WARNING_LOG
 from competition.errors import Refusal
 from competition.models import Team
 from competition.writes import write
@@ -59,7 +60,7 @@ def warning_log(
         )
         if warning.replayed:
             return warning
-        w.audit("warning_log", after={"id": warning.pk, "reason": reason}, reason=reason)
+        w.audit(WARNING_LOG, after={"id": warning.pk, "reason": reason}, reason=reason)
         return warning
 
 
@@ -75,7 +76,7 @@ def team_disqualify(*, team: Team, by, reason: str) -> Team:
         before = _team_dict(team)
         team.disqualified, team.disqualified_reason = True, reason
         team.save(update_fields=["disqualified", "disqualified_reason"])
-        w.audit("team_disqualify", before=before, after=_team_dict(team), reason=reason)
+        w.audit(TEAM_DISQUALIFY, before=before, after=_team_dict(team), reason=reason)
         return team
 
 
@@ -91,5 +92,5 @@ def team_reinstate(*, team: Team, by, reason: str = "") -> Team:
         team.disqualified, team.disqualified_reason = False, ""
         team.save(update_fields=["disqualified", "disqualified_reason"])
         after = _team_dict(team)
-        w.audit("team_reinstate", before=before, after=after, reason=(reason or "").strip())
+        w.audit(TEAM_REINSTATE, before=before, after=after, reason=(reason or "").strip())
         return team

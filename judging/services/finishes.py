@@ -19,6 +19,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from competition.audit import user_or_none
+from competition.audit_actions import FINISH_CORRECT, FINISH_DELETE, FINISH_REGISTER
 from competition.errors import Refusal, Vanished
 from competition.models import Competition, Puzzle, Team
 from competition.writes import write
@@ -273,7 +274,7 @@ def finish_register(
         count = Count.objects.filter(team=team, puzzle=puzzle).exists()
         if count:
             void_count(w, _("The counted puzzle was registered as finished."))
-        w.audit("finish_register", after=_finish_dict(finish))
+        w.audit(FINISH_REGISTER, after=_finish_dict(finish))
         return finish
 
 
@@ -327,7 +328,7 @@ def finish_correct(
             finish.missing = spots
         finish.save(update_fields=["elapsed_seconds", "missing"])
         w.audit(
-            "finish_correct",
+            FINISH_CORRECT,
             before=before,
             after=_finish_dict(finish),
             reason=reason,
@@ -352,4 +353,4 @@ def finish_delete(*, finish: Finish, by, reason: str = "") -> None:
         void_count(w, _("The finish before the counted puzzle was deleted."))
         finish.delete()
         request_ids.record_gone(finish, RequestId.Outcome.DELETED)
-        w.audit("finish_delete", before=before, reason=(reason or "").strip(), objection=decided)
+        w.audit(FINISH_DELETE, before=before, reason=(reason or "").strip(), objection=decided)

@@ -189,11 +189,8 @@ def start_withdraw(request, competition, pk):
     team = get_object_or_404(Team, competition=competition, pk=pk)
     try:
         competition_services.team_withdraw(team=team, by=request.user)
-    except Refusal as refusal:
-        messages.error(request, refusal.message)
-    except ValidationError as error:  # the clock started meanwhile: a reason is required
-        for text in error.messages:
-            messages.error(request, text)
+    except (Refusal, ValidationError) as exc:
+        refused(request, exc)
     else:
         messages.success(request, _("“%(team)s” is withdrawn.") % {"team": team.name})
     return redirect("control:room", slug=competition.slug)

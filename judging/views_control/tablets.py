@@ -17,7 +17,7 @@ from competition.roles import ADMIN, staff_view
 from judging import backups, services
 from judging.forms import PaperCountForm, PaperFinishForm
 from judging.selectors import tablets_health
-from judging.views_control.common import form_errors
+from judging.views_control.common import form_errors, refused
 
 BACKUP_REASONS = {
     "auto": gettext_lazy("periodic"),
@@ -105,11 +105,8 @@ def _paper_write(request, competition, pk, form_class, prefix, call, success):
     else:
         try:
             call(team, form.cleaned_data)
-        except Refusal as refusal:
-            messages.error(request, refusal.message)
-        except ValidationError as exc:
-            for error in exc.messages:
-                messages.error(request, error)
+        except (Refusal, ValidationError) as exc:
+            refused(request, exc)
         else:
             messages.success(request, success)
     return redirect("control:team", slug=competition.slug, pk=team.pk)

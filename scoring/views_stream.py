@@ -9,6 +9,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from competition.inputs import whole_number
 from scoring.follow import feed_items, projection
 from scoring.selectors import standings_for
 from scoring.views_public import _language, _state
@@ -62,7 +63,7 @@ def overlay(request, slug):
     """/<slug>/overlay/?top=N: a transparent 1920x1080 browser source for a stream: the top
     N (default 5) and the clock, live."""
     raw = request.GET.get("top", "5")
-    top = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 2 else 0
+    top = whole_number(raw, high=99) or 0
     if not OVERLAY_TOP[0] <= top <= OVERLAY_TOP[1]:
         return HttpResponseBadRequest(
             _("top must be a whole number from %(low)s to %(high)s.")

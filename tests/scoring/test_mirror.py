@@ -242,3 +242,18 @@ def test_a_workers_memo_never_shows_an_older_version_than_any_worker_served(day,
         assert competition_state(day.slug).standings_version == state.standings_version + 1
         mirror_stamp.raise_to(day.slug, 1)  # never lowered
         assert mirror_stamp.seen(day.slug) == state.standings_version + 1
+
+
+@pytest.mark.parametrize("length", ["x", "²", "1e9", ""])
+def test_a_content_length_that_is_no_number_is_a_400_not_a_500(client, day, length):
+    with ON_MIRROR:
+        answer = client.post(
+            PUSH,
+            json.dumps(mirror.build(day)),
+            content_type="application/json",
+            headers={"Authorization": f"Mirror {TOKEN}"},
+            CONTENT_LENGTH=length,
+        )
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "bad_snapshot"
+    assert not MirrorState.objects.exists()

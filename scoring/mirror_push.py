@@ -20,6 +20,7 @@ import urllib.request
 from collections.abc import Callable
 
 from django.db import close_old_connections
+from django.urls import reverse
 from django.utils import timezone
 
 from competition.models import Competition
@@ -53,7 +54,8 @@ class Pusher:
         keepalive: float = 10.0,
         max_backoff: float = 30.0,
     ):
-        self.url = url.rstrip("/") + "/api/v1/mirror/push"
+        # The mirror is this app deployed: its routes are ours.
+        self.url = url.rstrip("/") + reverse("api:mirror-push")
         self.token = token
         self.post = post
         self.clock = clock

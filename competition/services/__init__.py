@@ -4,6 +4,7 @@ Import from here: `from competition.services import clock_start, team_create`. O
 per concept: setup (competition, puzzle sequence), teams, clock, screen, privacy, staff.
 """
 
+from competition.services.championships import championship_create
 from competition.services.clock import (
     STOP_UNDO_WINDOW,
     clock_correct,
@@ -43,6 +44,8 @@ from competition.services.teams import (
 )
 
 __all__ = [
+    # championships
+    "championship_create",
     # clock
     "STOP_UNDO_WINDOW",
     "clock_correct",

@@ -6,6 +6,7 @@ team's id, name, table and whether it still competes.
 
 from django.db import transaction
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -14,7 +15,7 @@ from rest_framework.views import APIView
 
 from competition import selectors, services
 from competition.inputs import DateTimeField
-from competition.models import Competition, Puzzle, Team
+from competition.models import Championship, Competition, Discipline, Puzzle, Team
 from competition.roles import ADMIN, DESK, JUDGE, IsAdmin, IsDesk, has_role
 
 
@@ -41,6 +42,7 @@ class CompetitionOutSerializer(serializers.ModelSerializer):
     clock = serializers.SerializerMethodField()
     check_in_deadline = serializers.DateTimeField(read_only=True)
     puzzles = PuzzleOutSerializer(many=True, read_only=True)
+    championship = serializers.SlugRelatedField(slug_field="slug", read_only=True)
 
     class Meta:
         model = Competition
@@ -59,6 +61,9 @@ class CompetitionOutSerializer(serializers.ModelSerializer):
             "final",
             "clock",
             "puzzles",
+            "championship",
+            "discipline",
+            "round",
         ]
 
     def get_status(self, obj) -> str:
@@ -138,11 +143,26 @@ class CompetitionInSerializer(serializers.Serializer):
     venue = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
     starts_at = DateTimeField()
     duration_minutes = serializers.IntegerField(min_value=1, default=180)
-    max_at_table = serializers.IntegerField(min_value=1, default=4)
+    max_at_table = serializers.IntegerField(
+        min_value=1, required=False, help_text="Default: the discipline's (1, 2, 4)."
+    )
     hide_motifs = serializers.BooleanField(default=False)
     second_count = serializers.BooleanField(
         default=True, help_text="Every count needs a second, blind count before finalise."
     )
+    championship = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=Championship.objects.all(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The championship's short name; without it a championship of its own.",
+        error_messages={
+            "does_not_exist": _("There is no championship with the short name “{value}”.")
+        },
+    )
+    discipline = serializers.ChoiceField(choices=Discipline.choices, default=Discipline.TEAM)
+    round = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
 
 
 class PuzzleInSerializer(serializers.Serializer):
@@ -191,7 +211,7 @@ class TeamPatchSerializer(serializers.Serializer):
 
 # --- views -----------------------------------------------------------------------------------
 def _competition(slug: str) -> Competition:
-    return selectors.competition_get(slug=slug, puzzles=True)
+    return selectors.competition_get(slug=slug, puzzles=True, related=("championship",))
 
 
 class CompetitionListView(APIView):

@@ -121,6 +121,31 @@ register(
     ),
 )
 register("team_update", _("Team changed"), _("%(who)s changed the team"))
+register(
+    "team_advance",
+    _("Went on from an earlier round"),
+    lambda f: (
+        _("%(who)s let the entrant go on from %(source)s at table %(table)s: %(members)s")
+        % {
+            "who": f.who,
+            "source": f.after.get("from", "—"),
+            "table": f.record.get("table", "—"),
+            "members": f.members,
+        }
+    ),
+)
+register(
+    "advance",
+    _("Entrants went on"),
+    lambda f: (
+        _("%(who)s let %(n)s entrants go on from %(sources)s")
+        % {
+            "who": f.who,
+            "n": len(f.after.get("entrants", [])),
+            "sources": ", ".join(f.after.get("from", [])),
+        }
+    ),
+)
 
 # --- the competition, its puzzle sequence and its clock ----------------------------------
 register("competition_create", _("Competition created"), _("%(who)s created the competition"))

@@ -183,3 +183,31 @@ def test_only_the_head_judge_advances(api_as, make_user, heats, final, role):
     r = advance(api_as(user), final, {"from": ["heat-a"], "best": 2})
     assert r.status_code in (401, 403)
     assert not Team.objects.filter(competition=final).exists()
+
+
+def test_erasing_a_heat_erases_the_copies_in_the_rounds_it_went_on_to(
+    api_as, admin_user, heats, final
+):
+    from competition.errors import Refusal
+    from competition.services import competition_erase_personal_data
+
+    a, _b = heats
+    advance(api_as(admin_user), final, {"from": ["heat-a", "heat-b"], "best": 2})
+    with pytest.raises(Refusal) as info:
+        competition_erase_personal_data(competition=a, by=admin_user)
+    assert info.value.code == "not_final" and "DM Finale" in str(info.value.message)
+    assert Member.objects.filter(team__competition=a).count() == 4
+    Competition.objects.filter(pk=final.pk).update(
+        started_at=timezone.now() - timedelta(hours=4), finalised_at=timezone.now()
+    )
+    competition_erase_personal_data(competition=a, by=admin_user)
+    assert not Member.objects.filter(team__competition__in=[a, final]).exists()
+    assert not Team.objects.filter(competition=final).exclude(contact_email="").exists()
+    texts = str(list(AuditEntry.objects.filter(competition=final).values("before", "after")))
+    assert "Anna Hansen" not in texts and "Eva Hansen" not in texts
+    assert [t.name for t in Team.objects.filter(competition=final).order_by("table")] == [
+        "Eva",
+        "Anna",
+        "Bo",
+        "Finn",
+    ]

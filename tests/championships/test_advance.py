@@ -211,3 +211,15 @@ def test_erasing_a_heat_erases_the_copies_in_the_rounds_it_went_on_to(
         "Bo",
         "Finn",
     ]
+
+
+@pytest.mark.parametrize("action", ["advance", "team_advance"])
+@pytest.mark.parametrize("after", [None, {}, {"members": "[erased]", "table": 3}])
+def test_the_advance_sentences_read_in_danish_whatever_is_stored(action, after):
+    from django.utils.translation import override
+
+    from competition.audit_text import describe
+
+    with override("da"):
+        text = describe(AuditEntry(action=action, before=None, after=after))
+    assert "gik videre" in str(text["label"]).lower() or "videre" in text["sentence"]

@@ -130,6 +130,7 @@ class DeskTeamSerializer(serializers.ModelSerializer):
             "contact_email",
             "contact_phone",
             "notes",
+            "labels",
         ]
 
     def get_checked_in(self, obj) -> bool:
@@ -181,6 +182,13 @@ class TeamInSerializer(serializers.Serializer):
     contact_email = serializers.EmailField(required=False, allow_blank=True)
     contact_phone = serializers.CharField(max_length=40, required=False, allow_blank=True)
     notes = serializers.CharField(required=False, allow_blank=True)
+    labels = serializers.ListField(
+        child=serializers.CharField(max_length=30, allow_blank=True),
+        max_length=10,
+        required=False,
+        help_text="The entrant's labels (ung, senior, gæst): each has its own ranking "
+        "(standings `?label=`). When sent, they replace the entrant's labels.",
+    )
 
 
 class TeamPatchSerializer(serializers.Serializer):
@@ -207,6 +215,13 @@ class TeamPatchSerializer(serializers.Serializer):
     contact_email = serializers.EmailField(required=False, allow_blank=True)
     contact_phone = serializers.CharField(max_length=40, required=False, allow_blank=True)
     notes = serializers.CharField(required=False, allow_blank=True)
+    labels = serializers.ListField(
+        child=serializers.CharField(max_length=30, allow_blank=True),
+        max_length=10,
+        required=False,
+        help_text="The entrant's labels (ung, senior, gæst): each has its own ranking "
+        "(standings `?label=`). When sent, they replace the entrant's labels.",
+    )
 
 
 # --- views -----------------------------------------------------------------------------------
@@ -283,7 +298,12 @@ class TeamListView(APIView):
         competition = selectors.competition_get(slug=slug)
         data = TeamInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        team = services.team_create(competition=competition, by=request.user, **data.validated_data)
+        fields = dict(data.validated_data)
+        labels = fields.pop("labels", None)
+        with transaction.atomic():  # the team and its labels: all or nothing
+            team = services.team_create(competition=competition, by=request.user, **fields)
+            if labels:
+                team = services.team_labels_set(team=team, by=request.user, labels=labels)
         return Response(_team_answer(request, team), status=status.HTTP_201_CREATED)
 
 
@@ -319,6 +339,9 @@ class TeamDetailView(APIView):
             reason = fields.pop("reason")
             fee_paid = fields.pop("fee_paid", None)
             members = fields.pop("members", None)
+            labels = fields.pop("labels", None)
+            if labels is not None:
+                team = services.team_labels_set(team=team, by=by, labels=labels)
             if fields or members is not None:
                 team = services.team_update(team=team, by=by, members=members, **fields)
             if fee_paid is not None:

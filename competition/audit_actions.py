@@ -122,6 +122,14 @@ register(
 )
 register("team_update", _("Team changed"), _("%(who)s changed the team"))
 register(
+    "team_labels",
+    _("Labels"),
+    lambda f: (
+        _("%(who)s gave the entrant the labels: %(labels)s")
+        % {"who": f.who, "labels": ", ".join(map(str, f.after.get("labels") or [])) or "—"}
+    ),
+)
+register(
     "team_advance",
     _("Went on from an earlier round"),
     lambda f: (

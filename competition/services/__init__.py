@@ -32,12 +32,14 @@ from competition.services.staff import (
     staff_upsert,
 )
 from competition.services.teams import (
+    labels_clean,
     members_clean,
     next_free_table,
     team_check_in,
     team_check_in_undo,
     team_create,
     team_fee_set,
+    team_labels_set,
     team_update,
     team_withdraw,
     team_withdraw_undo,
@@ -75,6 +77,8 @@ __all__ = [
     "staff_token_issue",
     "staff_upsert",
     # teams
+    "labels_clean",
+    "team_labels_set",
     "members_clean",
     "next_free_table",
     "team_check_in",

@@ -145,7 +145,8 @@ def advance(
         names = {pk: t.name for pk, t in teams.items()}
         pairs = None
         if choose is not None:
-            strays = [pk for pk in choose if pk not in source_of]
+            tied = {e.team for e in result.tied}
+            strays = [pk for pk in choose if pk not in tied]
             if strays:
                 raise ValidationError(
                     {"choose": [_("Choose only among the entrants tied at the cut.")]}
@@ -179,7 +180,7 @@ def advance(
                         for tie in result.ties
                     ],
                 ) from None
-            else:  # choose_count
+            else:  # choose_count: `choose` is among the tied (above)
                 raise ValidationError(
                     {"choose": [_("Choose exactly as many of each tie as there are places left.")]}
                 ) from None

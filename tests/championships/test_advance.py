@@ -16,8 +16,8 @@ from tests.championships.conftest import heat
 pytestmark = pytest.mark.django_db
 
 
-def advance(api, target, body):
-    return api.post(f"/api/v1/competitions/{target.slug}/advance", body, format="json")
+def advance(api, target, body, **headers):
+    return api.post(f"/api/v1/competitions/{target.slug}/advance", body, format="json", **headers)
 
 
 def names(response):
@@ -91,10 +91,10 @@ def test_a_choice_outside_the_tie_or_of_the_wrong_size_is_refused(api_as, admin_
     body = {"from": ["heat-a", "heat-b"], "best": 4, "per_source": False}
     anna = Team.objects.get(competition=a, name="Anna").pk
     tied = [t.pk for t in Team.objects.filter(name__in=["Cille", "Finn"])]
-    for choose in ([anna], tied, []):
-        r = advance(api, final, {**body, "choose": choose})
+    for choose, says in (([anna], "Vælg kun blandt"), (tied, "Vælg præcis"), ([], "Vælg præcis")):
+        r = advance(api, final, {**body, "choose": choose}, HTTP_ACCEPT_LANGUAGE="da")
         assert r.status_code == 400, choose
-        assert r.json()["choose"][0]
+        assert r.json()["choose"][0].startswith(says)
     assert not Team.objects.filter(competition=final).exists()
 
 

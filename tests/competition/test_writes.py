@@ -80,7 +80,7 @@ def test_final_is_refused_before_the_body_unless_a_recall_answers(competition, t
 # What a service must not do by hand: the write does it (the clock's services are converted
 # with the clock's own module; the rest never).
 BY_HAND = re.compile(r"\b(lock_team|lock_competition|ensure_not_final)\(|\.bump_standings\(")
-CONVERTED = ["judging/services", "competition/services"]
+CONVERTED = ["judging/services", "competition/services", "championships/services"]
 NOT_YET = {"competition/services/clock.py"}
 
 

@@ -83,6 +83,17 @@ def competition_create(
         raise ValidationError({"discipline": _("Choose individuals, pairs or teams.")})
     if championship is None:
         championship = own_championship(slug=slug, name=name, venue=venue)
+    elif Competition.objects.filter(championship=championship, slug=championship.slug).exists():
+        # A competition's own championship stays its alone (`/<slug>/` is the competition's).
+        raise ValidationError(
+            {
+                "championship": _(
+                    "“%(name)s” is the championship of one competition alone; make a "
+                    "championship for several competitions and put them in it."
+                )
+                % {"name": championship.name}
+            }
+        )
     if max_at_table is None:
         max_at_table = DEFAULT_AT_TABLE[Discipline(discipline)]
     competition = Competition(

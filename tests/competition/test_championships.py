@@ -141,3 +141,17 @@ def test_a_deleted_competition_frees_the_short_name_of_its_own_championship(admi
     assert not Championship.objects.filter(slug="demo").exists()
     again = competition_create(by=admin_user, slug="demo", name="Demo", starts_at=STARTS)
     assert again.championship.slug == "demo"
+
+
+def test_a_competitions_own_championship_takes_no_other_competition(admin_user):
+    alone = competition_create(by=admin_user, slug="dm-2026", name="DM 2026", starts_at=STARTS)
+    with pytest.raises(ValidationError) as info:
+        competition_create(
+            by=admin_user,
+            slug="dm-2026-b",
+            name="B",
+            starts_at=STARTS,
+            championship=alone.championship,
+        )
+    assert "DM 2026" in info.value.message_dict["championship"][0]
+    assert list(alone.championship.competitions.all()) == [alone]

@@ -847,28 +847,15 @@ def main() -> int:  # noqa: C901, PLR0915 - one run, told in order
             except Exception as exc:  # noqa: BLE001 - cleanup must not hide the results
                 print(f"  (could not drop {DB_NAME}: {exc})")
 
-    failed = False
-    missed = []  # the 0.8 targets missed (only the standings JSON's fails the run)
+    # The 0.8 targets missed (only the standings JSON's fails the run).
     floor = (results[0][1]["rps"] + results[-1][1]["rps"]) / 2
     print(
         f"\n== Results, one endpoint at a time ({args.connections} connections, best of "
         f"{ROUNDS} rounds of {per_round} s; ratio to the mean of the two /healthz rows, "
         f"{floor:.1f} req/s)"
     )
-    head = f"  {'endpoint':<30} {'requests':>8} {'req/s':>8} {'p50 ms':>7} {'p99 ms':>7}"
-    print(f"{head} {'errors':>6} {'ratio':>6}")
-    for name, r in results:
-        ratio = r["rps"] / floor if floor else 0
-        mark = ""
-        if not name.startswith("/healthz"):
-            mark = "  ok" if ratio >= 0.8 else "  BELOW 0.8"
-            if ratio < 0.8:
-                missed.append(f"{name} {ratio:.2f}")
-                failed |= name == "standings JSON"
-        print(
-            f"  {name:<30} {fmt(r['requests'], 'd'):>8} {r['rps']:8.1f} {fmt(r['p50']):>7} "
-            f"{fmt(r['p99']):>7} {r['errors']:>6} {ratio:6.2f}{mark}"
-        )
+    missed = ratio_table(results, floor)
+    failed = any(m.startswith("standings JSON ") for m in missed)
 
     before, after = day["healthz"]
     hz = {  # /healthz alone, before and after the day: the mean of the two
@@ -887,7 +874,7 @@ def main() -> int:  # noqa: C901, PLR0915 - one run, told in order
         f"{args.day_seconds} s; /healthz alone with {args.spectators} connections: the mean "
         f"of {half_time} s before and {half_time} s after)"
     )
-    print(f"{head} {'errors':>6} {'ratio':>6}  answers")
+    print(f"{HEAD} {'errors':>6} {'ratio':>6}  answers")
     rows = [
         (f"/healthz, {args.spectators} conn. alone", hz, None, "before and after"),
         (
@@ -1150,20 +1137,15 @@ def bench_mirror(wrk, env: dict, hall_port: int, tokens: list[str], args) -> dic
     return out
 
 
-def mirror_report(result: dict, args) -> tuple[int, list[str]]:
-    """Print the mirror part; return its errors and the targets it missed."""
+HEAD = f"  {'endpoint':<30} {'requests':>8} {'req/s':>8} {'p50 ms':>7} {'p99 ms':>7}"
+
+
+def ratio_table(rows, floor: float) -> list[str]:
+    """Print one endpoint a row with its ratio to `floor` (the mean of the two /healthz
+    rows); return the rows below 0.8 ("name ratio")."""
     missed = []
-    status, size = result["push"]
-    endpoints = result["endpoints"]
-    floor = (endpoints[0][1]["rps"] + endpoints[-1][1]["rps"]) / 2
-    print(
-        f"\n== Results, the public mirror ({args.connections} connections, best of {ROUNDS} "
-        f"rounds; ratio to the mean of the mirror's two /healthz rows, {floor:.1f} req/s; "
-        f"the snapshot pushed: {size:,} B, HTTP {status})"
-    )
-    head = f"  {'endpoint':<30} {'requests':>8} {'req/s':>8} {'p50 ms':>7} {'p99 ms':>7}"
-    print(f"{head} {'errors':>6} {'ratio':>6}")
-    for name, r in endpoints:
+    print(f"{HEAD} {'errors':>6} {'ratio':>6}")
+    for name, r in rows:
         ratio = r["rps"] / floor if floor else 0
         mark = ""
         if "healthz" not in name:
@@ -1174,6 +1156,20 @@ def mirror_report(result: dict, args) -> tuple[int, list[str]]:
             f"  {name:<30} {fmt(r['requests'], 'd'):>8} {r['rps']:8.1f} {fmt(r['p50']):>7} "
             f"{fmt(r['p99']):>7} {r['errors']:>6} {ratio:6.2f}{mark}"
         )
+    return missed
+
+
+def mirror_report(result: dict, args) -> tuple[int, list[str]]:
+    """Print the mirror part; return its errors and the targets it missed."""
+    status, size = result["push"]
+    endpoints = result["endpoints"]
+    floor = (endpoints[0][1]["rps"] + endpoints[-1][1]["rps"]) / 2
+    print(
+        f"\n== Results, the public mirror ({args.connections} connections, best of {ROUNDS} "
+        f"rounds; ratio to the mean of the mirror's two /healthz rows, {floor:.1f} req/s; "
+        f"the snapshot pushed: {size:,} B, HTTP {status})"
+    )
+    missed = ratio_table(endpoints, floor)
     none, dead = result["judges"]["none"], result["judges"]["unreachable"]
     print(
         f"\n  the hall's judges' posts (2 rounds of {args.mirror_seconds} s each way; the "

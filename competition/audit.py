@@ -1,10 +1,10 @@
 """The one place that writes the audit trail. Call it inside the service's transaction.
 
-The action is a name from the registry (`competition/audit_actions.py`): a name not
-registered there is a programming error. An action with a `snapshot` (a clock stop,
-finalise) has a backup taken once the write has committed (`transaction.on_commit`),
-through the hook judging's backups set (`judging/apps.py`): the ground floor does not
-import them.
+The action is one of the registry's named actions (`competition/audit_actions.py`,
+e.g. `CLOCK_STOP`), or its name: a name not registered there is a programming error. An
+action with a `snapshot` (a clock stop, finalise) has a backup taken once the write has
+committed (`transaction.on_commit`), through the hook judging's backups set
+(`judging/apps.py`): the ground floor does not import them.
 """
 
 import json
@@ -45,14 +45,14 @@ def audit_record(
     *,
     competition,
     user,
-    action: str,
+    action: audit_actions.Action | str,
     team=None,
     before: dict | None = None,
     after: dict | None = None,
     reason: str = "",
     objection=None,
 ) -> AuditEntry:
-    registered = audit_actions.get(action)
+    registered = action if isinstance(action, audit_actions.Action) else audit_actions.get(action)
     if registered is None:
         raise ValueError(f"audit action {action!r} is not in competition/audit_actions.py")
     if registered.snapshot and _snapshot is not None:
@@ -61,7 +61,7 @@ def audit_record(
         competition=competition,
         team=team,
         user=user_or_none(user),
-        action=action,
+        action=registered.name,
         before=_plain(before),
         after=_plain(after),
         reason=reason,

@@ -1,9 +1,10 @@
 """The audit log's actions: one registry of named actions, each with its label and its
-sentence (as Sentry's `audit_log/register.py`). A service records an action by its name
-(`audit_record(action=...)`, which refuses a name not registered here); the log page, the
-CSV (`competition/audit_text.py`) and the backups (a snapshot once a clock stop or finalise
-has committed) read it back from here. An action stays registered once rows carry its name:
-stored entries keep rendering the same sentence.
+sentence (as Sentry's `audit_log/register.py`). A service records an action by its named
+object (`w.audit(FINISH_REGISTER, ...)`: a mistyped name is an import error); the entry
+stores the action's `name` (`audit_record` refuses a name not registered here). The log
+page, the CSV (`competition/audit_text.py`) and the backups (a snapshot once a clock stop
+or finalise has committed) read it back from here. An action stays registered once rows
+carry its name: stored entries keep rendering the same sentence.
 
 A sentence is a function of the entry's facts in words (`audit_text.Facts`: `who`, the
 puzzle `p`, the clock `time`, `record`, `before`, `after`, `missing`, `members`, `at(key)`).
@@ -52,7 +53,7 @@ def get(name: str) -> Action | None:
 MADE_A_CHANGE = _("%(who)s made a change")
 
 # --- finishes and counts (judging) -----------------------------------------------------
-register(
+FINISH_REGISTER = register(
     "finish_register",
     _("Finish registered"),
     lambda f: (
@@ -60,13 +61,15 @@ register(
         % {**f.values, "missing": f.missing}
     ),
 )
-register("finish_correct", _("Finish corrected"), _("%(who)s corrected the finish of puzzle %(p)s"))
-register(
+FINISH_CORRECT = register(
+    "finish_correct", _("Finish corrected"), _("%(who)s corrected the finish of puzzle %(p)s")
+)
+FINISH_DELETE = register(
     "finish_delete",
     _("Finish deleted"),
     _("%(who)s deleted the finish of puzzle %(p)s (after %(time)s)"),
 )
-register(
+COUNT_RECORD = register(
     "count_record",
     _("Count registered"),
     lambda f: (
@@ -74,8 +77,10 @@ register(
         % {**f.values, "pieces": f.record.get("pieces")}
     ),
 )
-register("count_correct", _("Count corrected"), _("%(who)s corrected the count on puzzle %(p)s"))
-register(
+COUNT_CORRECT = register(
+    "count_correct", _("Count corrected"), _("%(who)s corrected the count on puzzle %(p)s")
+)
+COUNT_DELETE = register(
     "count_delete",
     _("Count deleted"),
     lambda f: (
@@ -84,35 +89,39 @@ register(
     ),
 )
 # The second count (judging/services/second_count.py) has no words of its own yet.
-register("count_confirm", CHANGE, MADE_A_CHANGE)
-register("count_differs", CHANGE, MADE_A_CHANGE)
-register("count_unconfirm", CHANGE, MADE_A_CHANGE)
-register("warning_log", _("Warning"), _("%(who)s gave the team a warning"))
-register("warning_delete", _("Warning removed"), _("%(who)s removed a warning"))
-register(
+COUNT_CONFIRM = register("count_confirm", CHANGE, MADE_A_CHANGE)
+COUNT_DIFFERS = register("count_differs", CHANGE, MADE_A_CHANGE)
+COUNT_UNCONFIRM = register("count_unconfirm", CHANGE, MADE_A_CHANGE)
+WARNING_LOG = register("warning_log", _("Warning"), _("%(who)s gave the team a warning"))
+WARNING_DELETE = register("warning_delete", _("Warning removed"), _("%(who)s removed a warning"))
+REQUEST_CANCEL = register(
     "request_cancel",
     _("Tap undone on the tablet"),
     _("%(who)s undid a tap on the tablet before it arrived"),
 )
 
 # --- teams -------------------------------------------------------------------------------
-register("team_disqualify", _("Disqualified"), _("%(who)s disqualified the team"))
-register(
+TEAM_DISQUALIFY = register("team_disqualify", _("Disqualified"), _("%(who)s disqualified the team"))
+TEAM_REINSTATE = register(
     "team_reinstate",
     _("Disqualification lifted"),
     _("%(who)s lifted the disqualification: the team competes again"),
 )
-register("team_withdraw", _("Withdrawn"), _("%(who)s withdrew the team"))
-register(
+TEAM_WITHDRAW = register("team_withdraw", _("Withdrawn"), _("%(who)s withdrew the team"))
+TEAM_WITHDRAW_UNDO = register(
     "team_withdraw_undo",
     _("Withdrawal undone"),
     _("%(who)s undid the withdrawal: the team competes again"),
 )
-register("team_check_in", _("Checked in"), _("%(who)s checked the team in"))
-register("team_check_in_undo", _("Check-in undone"), _("%(who)s undid the check-in"))
-register("team_fee_paid", _("Fee paid"), _("%(who)s marked the entry fee paid"))
-register("team_fee_unpaid", _("Fee not paid"), _("%(who)s marked the entry fee not paid"))
-register(
+TEAM_CHECK_IN = register("team_check_in", _("Checked in"), _("%(who)s checked the team in"))
+TEAM_CHECK_IN_UNDO = register(
+    "team_check_in_undo", _("Check-in undone"), _("%(who)s undid the check-in")
+)
+TEAM_FEE_PAID = register("team_fee_paid", _("Fee paid"), _("%(who)s marked the entry fee paid"))
+TEAM_FEE_UNPAID = register(
+    "team_fee_unpaid", _("Fee not paid"), _("%(who)s marked the entry fee not paid")
+)
+TEAM_CREATE = register(
     "team_create",
     _("Team registered"),
     lambda f: (
@@ -120,8 +129,8 @@ register(
         % {"who": f.who, "table": f.record.get("table", "—"), "members": f.members}
     ),
 )
-register("team_update", _("Team changed"), _("%(who)s changed the team"))
-register(
+TEAM_UPDATE = register("team_update", _("Team changed"), _("%(who)s changed the team"))
+TEAM_LABELS = register(
     "team_labels",
     _("Labels"),
     lambda f: (
@@ -129,7 +138,7 @@ register(
         % {"who": f.who, "labels": ", ".join(map(str, f.after.get("labels") or [])) or "—"}
     ),
 )
-register(
+TEAM_ADVANCE = register(
     "team_advance",
     _("Went on from an earlier round"),
     lambda f: (
@@ -142,7 +151,7 @@ register(
         }
     ),
 )
-register(
+ADVANCE = register(
     "advance",
     _("Entrants went on"),
     lambda f: (
@@ -156,29 +165,42 @@ register(
 )
 
 # --- the competition, its puzzle sequence and its clock ----------------------------------
-register("competition_create", _("Competition created"), _("%(who)s created the competition"))
-register("competition_update", _("Competition changed"), _("%(who)s changed the competition"))
-for _name in ("puzzle_add", "puzzle_update", "puzzle_delete", "puzzle_sequence_set"):
-    register(_name, _("Puzzle sequence"), _("%(who)s changed the puzzle sequence"))
-register(
+COMPETITION_CREATE = register(
+    "competition_create", _("Competition created"), _("%(who)s created the competition")
+)
+COMPETITION_UPDATE = register(
+    "competition_update", _("Competition changed"), _("%(who)s changed the competition")
+)
+SEQUENCE, SEQUENCE_CHANGED = _("Puzzle sequence"), _("%(who)s changed the puzzle sequence")
+PUZZLE_ADD = register("puzzle_add", SEQUENCE, SEQUENCE_CHANGED)
+PUZZLE_UPDATE = register("puzzle_update", SEQUENCE, SEQUENCE_CHANGED)
+PUZZLE_DELETE = register("puzzle_delete", SEQUENCE, SEQUENCE_CHANGED)
+PUZZLE_SEQUENCE_SET = register("puzzle_sequence_set", SEQUENCE, SEQUENCE_CHANGED)
+CLOCK_START = register(
     "clock_start",
     _("Clock started"),
     lambda f: _("%(who)s started the clock at %(at)s") % {"who": f.who, "at": f.at("started_at")},
 )
-register("clock_correct", _("Start corrected"), _("%(who)s corrected the start of the clock"))
-register(
+CLOCK_CORRECT = register(
+    "clock_correct", _("Start corrected"), _("%(who)s corrected the start of the clock")
+)
+CLOCK_STOP = register(
     "clock_stop",
     _("Clock stopped"),
     lambda f: _("%(who)s stopped the clock at %(at)s") % {"who": f.who, "at": f.at("stopped_at")},
     snapshot="clock_stop",
 )
-register("clock_stop_undo", _("Stop undone"), _("%(who)s undid the stop: the clock runs on"))
+CLOCK_STOP_UNDO = register(
+    "clock_stop_undo", _("Stop undone"), _("%(who)s undid the stop: the clock runs on")
+)
 # The big screen (competition/services/screen.py) has no words of its own yet.
-for _name in ("screen", "screen_hold", "reveal_start", "reveal_next"):
-    register(_name, CHANGE, MADE_A_CHANGE)
+SCREEN = register("screen", CHANGE, MADE_A_CHANGE)
+SCREEN_HOLD = register("screen_hold", CHANGE, MADE_A_CHANGE)
+REVEAL_START = register("reveal_start", CHANGE, MADE_A_CHANGE)
+REVEAL_NEXT = register("reveal_next", CHANGE, MADE_A_CHANGE)
 
 # --- objections and the final results ------------------------------------------------------
-register(
+OBJECTION_FILE = register(
     "objection_file",
     _("Objection filed"),
     lambda f: (
@@ -186,7 +208,7 @@ register(
         % {"who": f.who, "id": f.record.get("id", "—"), "text": f.record.get("text", "")}
     ),
 )
-register(
+OBJECTION_RESOLVE = register(
     "objection_resolve",
     _("Objection decided"),
     lambda f: (
@@ -198,7 +220,7 @@ register(
         }
     ),
 )
-register(
+COMPETITION_FINALISE = register(
     "competition_finalise",
     _("Results made final"),
     _("%(who)s made the results final"),
@@ -206,7 +228,7 @@ register(
 )
 
 # --- people and data -----------------------------------------------------------------------
-register(
+PERSONAL_DATA_ERASE = register(
     "personal_data_erase",
     _("Personal data erased"),
     lambda f: (
@@ -214,19 +236,19 @@ register(
         % {"who": f.who, "n": f.after.get("members", 0)}
     ),
 )
-register(
+STAFF_CREATE = register(
     "staff_create",
     _("Judge login made"),
     lambda f: _("%(who)s made the judge login “%(name)s”") % f.staff,
 )
-register(
+STAFF_PASSWORD = register(
     "staff_password",
     _("New password for a judge"),
     lambda f: _("%(who)s made a new password for “%(name)s”") % f.staff,
 )
-register(
+STAFF_REVOKE = register(
     "staff_revoke",
     _("Login revoked (lost tablet)"),
     lambda f: _("%(who)s revoked “%(name)s” (lost tablet): logged out everywhere") % f.staff,
 )
-register("backup_restore", CHANGE, MADE_A_CHANGE)
+BACKUP_RESTORE = register("backup_restore", CHANGE, MADE_A_CHANGE)

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from competition import audit_actions
 from competition.audit import ERASED
 from competition.audit_actions import ACTIONS
+from competition.inputs import whole_number
 from competition.roles import user_roles
 from scoring.formatting import format_hms
 
@@ -106,7 +107,7 @@ def _clock_time(value) -> str:
 def missing_words(missing) -> str:
     """R8 in words: "1 enkelt manglende brik trukket fra", "3 sammenhængende manglende
     brikker: produktionsfejl, intet trukket fra", "ingen manglende brikker"."""
-    spots = [int(s) for s in (missing or []) if str(s).isdigit() and int(s) > 0]
+    spots = [n for n in (whole_number(str(s), low=1) for s in missing or []) if n]
     if not spots:
         return _("no missing pieces")
     lone = sum(1 for s in spots if s == 1)

@@ -101,7 +101,7 @@ class CompetitionForm(forms.Form):
                 self.fields[name].disabled = True
 
     def clean(self):
-        """The short name as static/js/slug.js suggests it: typed or from the name, written
+        """The short name as static/js/slug.mjs suggests it: typed or from the name, written
         with a-z, digits and hyphens (a stored one that is left unchanged is kept as it is)."""
         data = super().clean()
         typed = (self.data.get(self.add_prefix("slug")) or "").strip()

@@ -1,4 +1,4 @@
-"""A competition's short name in the address, suggested from its name (static/js/slug.js
+"""A competition's short name in the address, suggested from its name (static/js/slug.mjs
 does the same in the browser, so the suggestion and the server agree)."""
 
 import re

@@ -21,6 +21,7 @@ from typing import Any
 from django.db import transaction
 
 from competition.audit import audit_record
+from competition.audit_actions import Action
 from competition.errors import ensure_not_final
 from competition.locking import lock_competition, lock_team
 from competition.models import AuditEntry, Competition, Team
@@ -40,7 +41,7 @@ class Write:
     changed_standings: bool = False
 
     def audit(
-        self, action: str, *, team: Team | None = None, standings: bool = True, **entry
+        self, action: Action, *, team: Team | None = None, standings: bool = True, **entry
     ) -> AuditEntry:
         """Record an audit entry (the team's by default): the standings version is bumped
         when the write ends, unless no entry changed what the standings show

@@ -43,7 +43,7 @@ def readyz(request):
 
 
 class ServerTime(APIView):
-    """The devices' clock sync (OFFLINE.md): the server's time in milliseconds."""
+    """The devices' clock sync (docs/offline.md "A tap"): the server's time in milliseconds."""
 
     authentication_classes: list = []
     permission_classes: list = []

@@ -33,6 +33,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from competition.audit import audit_record
+from competition.audit_actions import BACKUP_RESTORE
 from competition.models import Competition
 from competition.private import private_dir, private_file, private_open
 from competition.services.privacy import erase_values, scrub_audit, scrub_text
@@ -309,7 +310,7 @@ def restore(path: Path) -> Backup:
             seen = max(versions.get(competition.pk, 0), competition.standings_version)
             Competition.objects.filter(pk=competition.pk).update(standings_version=seen + 1)
             audit_record(
-                competition=competition, user=None, action="backup_restore", reason=path.name
+                competition=competition, user=None, action=BACKUP_RESTORE, reason=path.name
             )
     return before
 

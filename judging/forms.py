@@ -1,6 +1,7 @@
-"""The forms of judging's pages: the control room's (clock, corrections, paper sheets,
-resolving an objection, logins) and the desk's objection. They check shapes only; the
-services check the rules. Times and missing spots use competition.fields everywhere."""
+"""The forms of judging's pages: the control room's (corrections, paper sheets, resolving an
+objection, logins) and the desk's objection; the clock's are beside its views
+(judging/views_control/clock.py). They check shapes only; the services check the rules.
+Times and missing spots use competition.fields everywhere."""
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -16,24 +17,6 @@ from scoring.formatting import format_hms
 class ReasonForm(forms.Form):
     reason = forms.CharField(
         label=gettext_lazy("Reason"), widget=forms.Textarea(attrs={"rows": 2}), max_length=2000
-    )
-
-
-class ClockStartForm(forms.Form):
-    started_at = forms.DateTimeField(
-        label=gettext_lazy("It really started at (optional)"),
-        required=False,
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local", "step": 1}),
-        input_formats=["%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M"],
-    )
-
-
-class ClockCorrectForm(forms.Form):
-    started_at = forms.DateTimeField(
-        label=gettext_lazy("The clock really started at"),
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local", "step": 1}),
-        # with microseconds: the "−30 s" / "+30 s" buttons send the start moved exactly
-        input_formats=["%Y-%m-%dT%H:%M:%S.%f", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M"],
     )
 
 

@@ -1,8 +1,14 @@
-"""The public standings body as the pure functions' input, and a team's projection: shared by
-the team page, the speaker's feed and the stream overlay (no query: the body is read)."""
+"""The public standings body as the pure functions' input, a team's projection and the
+feed's lines: shared by the team page, the speaker's feed, the stream overlay and the big
+screen's ticker (no query: the body is read)."""
 
-from scoring.pace import projected_finish
+from django.core.cache import cache
+
+from scoring.pace import feed, projected_finish
 from scoring.rules import Finish, Puzzle, Sheet
+from scoring.selectors import CACHE_SECONDS
+
+FEED_ITEMS = 30
 
 
 def rules_input(body: dict) -> tuple[list[Puzzle], list[Sheet]]:
@@ -33,3 +39,26 @@ def projection(body: dict, row: dict, state, now) -> int | None:
     at = projected_finish(puzzles, finishes, end=elapsed + state.remaining_seconds(now))
     # A projected moment already past says only that the team is slower now: no guess.
     return at if at is not None and at >= elapsed else None
+
+
+def feed_items(state, status: str, body: dict) -> list[dict]:
+    """The feed's lines, computed once per standings version (the rules replayed)."""
+    key = f"feed:{state.pk}:{state.standings_version}:{status}"
+    items = cache.get(key)
+    if items is None:
+        puzzles, sheets = rules_input(body)
+        teams = {r["team"]["id"]: r["team"] for r in body["standings"]}
+        items = [
+            {
+                "team": teams[i.team],
+                "position": i.position,
+                "elapsed_seconds": i.elapsed_seconds,
+                "rank": i.rank,
+                "change": i.change,
+                "change_abs": abs(i.change or 0),
+                "new_leader": i.new_leader,
+            }
+            for i in feed(puzzles, sheets, last=FEED_ITEMS)
+        ]
+        cache.set(key, items, CACHE_SECONDS)
+    return items

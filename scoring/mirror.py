@@ -19,7 +19,7 @@ import json
 from datetime import datetime
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -176,6 +176,16 @@ def validate(snapshot) -> None:
             raise SnapshotError(f"snapshot.competition.{name}: not a time")
 
 
+def _one_push_at_a_time(slug: str) -> None:
+    """Until commit, no other push of this competition reads or writes (two pushers at once:
+    an old one beside its restart). A row lock cannot do it on a mirror that has never seen
+    the competition: there is no row yet, and the older push would insert behind the newer
+    one and overwrite it. SQLite runs one writer at a time already."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"mirror:{slug}"])
+
+
 def apply(snapshot: dict) -> tuple[int, dict]:
     """Take a validated snapshot in (on a mirror): (HTTP status, answer). 409 `older_version`
     when the mirror holds a newer one; the same snapshot again only says it was heard."""
@@ -184,6 +194,7 @@ def apply(snapshot: dict) -> tuple[int, dict]:
     seal = digest(snapshot)
     now = timezone.now()
     with transaction.atomic():
+        _one_push_at_a_time(c["slug"])
         held = Competition.objects.select_for_update().filter(slug=c["slug"]).first()
         state = MirrorState.objects.filter(competition=held).first() if held else None
         if held is not None and held.standings_version > version:

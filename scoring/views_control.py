@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from competition import services
 from competition.errors import Refusal
+from competition.inputs import whole_number
 from competition.models import ScreenMode, Status
 from competition.roles import ADMIN, staff_view
 from scoring.rules import next_place
@@ -84,7 +85,7 @@ def screen_hold(request, competition):
 @staff_view(ADMIN, competition=True, post=True)
 def reveal_start(request, competition):
     text = request.POST.get("from_place", "").strip()
-    place = int(text) if text.isdigit() and len(text) < 6 else 0
+    place = whole_number(text, high=99_999) or 0
     return _write(
         request,
         competition,

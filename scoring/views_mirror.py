@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.csrf import csrf_exempt
 
+from competition.inputs import whole_number
 from scoring import mirror
 from scoring.models import MirrorState
 from scoring.selectors import short_duration
@@ -42,7 +43,10 @@ def push(request):
     if not given or not hmac.compare_digest(given.encode(), settings.MIRROR_TOKEN.encode()):
         log.warning("Mirror push refused: wrong token")
         return _refused(403, "wrong_token", "Not the mirror's token.")
-    if int(request.headers.get("Content-Length") or 0) > PUSH_MAX_BYTES:
+    length = whole_number(request.headers.get("Content-Length", ""), high=2**62)
+    if length is None:
+        return _refused(400, "bad_snapshot", "Content-Length is not a whole number.")
+    if length > PUSH_MAX_BYTES:
         return _refused(413, "too_large", "The snapshot is too large.")
     try:
         snapshot = json.loads(request.read(PUSH_MAX_BYTES + 1))

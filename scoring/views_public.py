@@ -29,7 +29,7 @@ from competition.models import Competition, Status
 from competition.qr import absolute_url, qr_svg
 from scoring.api import cached_response, if_none_match, is_staff, sees_unconfirmed_counts
 from scoring.charts import race_chart
-from scoring.follow import projection
+from scoring.follow import feed_items, projection
 from scoring.formatting import format_hms
 from scoring.rules_text import UPDATED, rules_in
 from scoring.selectors import CACHE_SECONDS, competition_state, standings_for
@@ -131,8 +131,6 @@ def screen_context(state, body) -> dict:
     }
     if state.screen_mode == "ticker" and not body.get("held"):
         # The speaker's feed, newest first, as many lines as a TV shows (scoring/pace.py).
-        from scoring.views_stream import feed_items
-
         context["ticker"] = feed_items(state, body["status"], body)[:TICKER_LINES]
     at, first = state.reveal_at, state.reveal_from
     if state.screen_mode == "reveal" and at is not None:

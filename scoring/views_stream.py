@@ -4,43 +4,18 @@ Both read only the public standings (never an unconfirmed count, never a persona
 and say what they guess: a projection is "forventet", never a result (scoring/pace.py).
 """
 
-from django.core.cache import cache
 from django.http import HttpResponseBadRequest
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.follow import projection, rules_input
-from scoring.pace import feed
-from scoring.selectors import CACHE_SECONDS, standings_for
+from competition.inputs import whole_number
+from scoring.follow import feed_items, projection
+from scoring.selectors import standings_for
 from scoring.views_public import _language, _state
 
-FEED_ITEMS = 30
 CLOSE_SECONDS = 5 * 60  # "close to finishing": projected within the next five minutes
 OVERLAY_TOP = (1, 20)
-
-
-def feed_items(state, status: str, body: dict) -> list[dict]:
-    """The feed's lines, computed once per standings version (the rules replayed)."""
-    key = f"feed:{state.pk}:{state.standings_version}:{status}"
-    items = cache.get(key)
-    if items is None:
-        puzzles, sheets = rules_input(body)
-        teams = {r["team"]["id"]: r["team"] for r in body["standings"]}
-        items = [
-            {
-                "team": teams[i.team],
-                "position": i.position,
-                "elapsed_seconds": i.elapsed_seconds,
-                "rank": i.rank,
-                "change": i.change,
-                "change_abs": abs(i.change or 0),
-                "new_leader": i.new_leader,
-            }
-            for i in feed(puzzles, sheets, last=FEED_ITEMS)
-        ]
-        cache.set(key, items, CACHE_SECONDS)
-    return items
 
 
 def _page_context(request, slug):
@@ -88,7 +63,7 @@ def overlay(request, slug):
     """/<slug>/overlay/?top=N: a transparent 1920x1080 browser source for a stream: the top
     N (default 5) and the clock, live."""
     raw = request.GET.get("top", "5")
-    top = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 2 else 0
+    top = whole_number(raw, high=99) or 0
     if not OVERLAY_TOP[0] <= top <= OVERLAY_TOP[1]:
         return HttpResponseBadRequest(
             _("top must be a whole number from %(low)s to %(high)s.")

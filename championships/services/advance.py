@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from competition.audit_actions import ADVANCE, TEAM_ADVANCE
 from competition.errors import Refusal
 from competition.models import Competition, Member, Team
 from competition.writes import write
@@ -223,7 +224,7 @@ def advance(
                 for m in source_team.members.all()
             )
             w.audit(
-                "team_advance",
+                TEAM_ADVANCE,
                 team=team,
                 after={
                     "name": team.name,
@@ -238,7 +239,7 @@ def advance(
             )
             advanced.append(Advanced(team, source))
         w.audit(
-            "advance",
+            ADVANCE,
             team=None,
             after={
                 "from": [s.slug for s in rounds],

@@ -4,6 +4,8 @@ import re
 
 from django.utils.translation import gettext as _
 
+from competition.inputs import whole_number
+
 _WORDS = {
     "name": {
         "hold",
@@ -146,10 +148,11 @@ def column_key(kind: tuple[str, int] | None) -> str:
 
 def parse_key(key: str) -> tuple[str, int] | None:
     """ "member:2" -> ("member", 2); "" or anything unknown -> None (the column is ignored)."""
-    kind, _sep, number = str(key or "").partition(":")
-    if kind not in _WORDS or not number.isdigit() or int(number) > 50:
+    kind, _sep, text = str(key or "").partition(":")
+    number = whole_number(text, high=50)
+    if kind not in _WORDS or number is None:
         return None
-    return kind, int(number)
+    return kind, number
 
 
 def mapping_choices(width: int = 6) -> list[tuple[str, str]]:

@@ -11,14 +11,19 @@ would already have ended (a day's typo), is a 400: it could never be right.
 from datetime import datetime, timedelta
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from competition.audit import audit_record
-from competition.errors import Refusal, ensure_not_final
-from competition.locking import lock_competition
+from competition.audit_actions import (
+    CLOCK_CORRECT,
+    CLOCK_START,
+    CLOCK_STOP,
+    CLOCK_STOP_UNDO,
+    Action,
+)
+from competition.errors import Refusal
 from competition.models import AuditEntry, Competition, Team
+from competition.writes import Write, write
 from scoring import rules
 from scoring.formatting import format_hms
 
@@ -35,16 +40,14 @@ __all__ = [
 STOP_UNDO_WINDOW = timedelta(minutes=2)
 
 
-def _saved(competition: Competition, by, action: str, before: dict) -> Competition:
-    competition.save(update_fields=["started_at", "stopped_at"])
-    audit_record(
-        competition=competition,
-        user=by,
-        action=action,
-        before=before,
-        after=competition.clock().moments(),
-    )
-    competition.bump_standings()
+def _saved(w: Write, action: Action, before: dict) -> None:
+    """Save the clock's moments and audit them; `write` bumps the standings version."""
+    w.competition.save(update_fields=["started_at", "stopped_at"])
+    w.audit(action, before=before, after=w.competition.clock().moments())
+
+
+def _written(competition: Competition) -> Competition:
+    """The competition as the write left it (its standings version bumped on exit)."""
     competition.refresh_from_db(fields=["standings_version"])
     return competition
 
@@ -69,6 +72,11 @@ def _check_start(competition: Competition, started_at: datetime, now: datetime) 
                 % {"start": _moment(started_at), "minutes": competition.duration_minutes}
             }
         )
+
+
+def _ensure_started(competition: Competition) -> None:
+    if competition.started_at is None:
+        raise Refusal("clock_not_started", _("The clock has not been started yet."))
 
 
 def _has_registrations(competition: Competition) -> bool:
@@ -104,40 +112,40 @@ def _ensure_no_finish_after(competition: Competition, end: datetime) -> None:
     )
 
 
-@transaction.atomic
 def clock_start(*, competition: Competition, by, started_at: datetime | None = None) -> Competition:
     """R4: start the clock; `started_at` back-dates it (when it really started), never later,
     and not so far back that the clock would already have ended."""
-    competition = lock_competition(competition)
-    ensure_not_final(competition)
-    if competition.started_at is not None:
-        raise Refusal("already_started", _("The clock has already been started."))
-    if not competition.puzzles.exists():
-        raise Refusal(
-            "no_puzzles", _("The competition has no puzzles yet; add the puzzle sequence first.")
-        )
-    positions = list(competition.puzzles.values_list("position", flat=True))
-    try:
-        rules.check_puzzle_sequence(positions)
-    except rules.RuleViolation:
-        raise Refusal(
-            "puzzle_sequence",
-            _(
-                "The puzzles are numbered %(positions)s: the sequence must be 1 to %(n)d without "
-                "gaps (R7). Correct the sequence in the setup first."
+    with write(competition=competition, by=by) as w:
+        competition = w.competition
+        if competition.started_at is not None:
+            raise Refusal("already_started", _("The clock has already been started."))
+        if not competition.puzzles.exists():
+            raise Refusal(
+                "no_puzzles",
+                _("The competition has no puzzles yet; add the puzzle sequence first."),
             )
-            % {"positions": ", ".join(map(str, sorted(positions))), "n": len(positions)},
-        ) from None
-    now = timezone.now()
-    if started_at is None:
-        started_at = now
-    _check_start(competition, started_at, now)
-    before = competition.clock().moments()
-    competition.started_at = started_at
-    return _saved(competition, by, "clock_start", before)
+        positions = list(competition.puzzles.values_list("position", flat=True))
+        try:
+            rules.check_puzzle_sequence(positions)
+        except rules.RuleViolation:
+            raise Refusal(
+                "puzzle_sequence",
+                _(
+                    "The puzzles are numbered %(positions)s: the sequence must be 1 to %(n)d "
+                    "without gaps (R7). Correct the sequence in the setup first."
+                )
+                % {"positions": ", ".join(map(str, sorted(positions))), "n": len(positions)},
+            ) from None
+        now = timezone.now()
+        if started_at is None:
+            started_at = now
+        _check_start(competition, started_at, now)
+        before = competition.clock().moments()
+        competition.started_at = started_at
+        _saved(w, CLOCK_START, before)
+    return _written(competition)
 
 
-@transaction.atomic
 def clock_correct(*, competition: Competition, by, started_at: datetime) -> Competition:
     """R4, docs/day.md: move the start of a running clock to when it really started.
 
@@ -145,52 +153,53 @@ def clock_correct(*, competition: Competition, by, started_at: datetime) -> Comp
     from the start, and moving it would move them. The same rules as a start apply to the
     new time (not in the future, the clock not already over).
     """
-    competition = lock_competition(competition)
-    ensure_not_final(competition)
-    if competition.started_at is None:
-        raise Refusal("clock_not_started", _("The clock has not been started yet."))
-    now = timezone.now()
-    if competition.has_ended(now):
-        raise Refusal(
-            "clock_stopped", _("The clock has already stopped; the start can no longer be moved.")
-        )
-    if _has_registrations(competition):
-        raise Refusal(
-            "has_finishes",
-            _(
-                "Finishes or counts are already registered, and their times are measured from "
-                "the start: it can no longer be moved. Correct the times of the finishes instead."
-            ),
-        )
-    _check_start(competition, started_at, now)
-    if started_at == competition.started_at:
-        return competition  # already so: nothing to write (a second click)
-    before = competition.clock().moments()
-    competition.started_at = started_at
-    return _saved(competition, by, "clock_correct", before)
+    with write(competition=competition, by=by) as w:
+        competition = w.competition
+        _ensure_started(competition)
+        now = timezone.now()
+        if competition.has_ended(now):
+            raise Refusal(
+                "clock_stopped",
+                _("The clock has already stopped; the start can no longer be moved."),
+            )
+        if _has_registrations(competition):
+            raise Refusal(
+                "has_finishes",
+                _(
+                    "Finishes or counts are already registered, and their times are measured "
+                    "from the start: it can no longer be moved. Correct the times of the "
+                    "finishes instead."
+                ),
+            )
+        _check_start(competition, started_at, now)
+        if started_at == competition.started_at:
+            return competition  # already so: nothing to write (a second click)
+        before = competition.clock().moments()
+        competition.started_at = started_at
+        _saved(w, CLOCK_CORRECT, before)
+    return _written(competition)
 
 
-@transaction.atomic
 def clock_stop(*, competition: Competition, by, stopped_at: datetime | None = None) -> Competition:
     """R10: stop the clock early; it also ends by itself at start + duration. Not before a
     registered finish (`finishes_after_stop`, naming the teams)."""
-    competition = lock_competition(competition)
-    ensure_not_final(competition)
-    if competition.started_at is None:
-        raise Refusal("clock_not_started", _("The clock has not been started yet."))
-    now = timezone.now()
-    if competition.has_ended(now):
-        raise Refusal("clock_stopped", _("The clock has already stopped; time is up."))
-    if stopped_at is None:
-        stopped_at = now
-    elif stopped_at > now:
-        raise ValidationError({"stopped_at": _("The stop cannot be in the future.")})
-    elif stopped_at < competition.started_at:
-        raise ValidationError({"stopped_at": _("The stop cannot be before the clock started.")})
-    _ensure_no_finish_after(competition, stopped_at)
-    before = competition.clock().moments()
-    competition.stopped_at = stopped_at
-    return _saved(competition, by, "clock_stop", before)
+    with write(competition=competition, by=by) as w:
+        competition = w.competition
+        _ensure_started(competition)
+        now = timezone.now()
+        if competition.has_ended(now):
+            raise Refusal("clock_stopped", _("The clock has already stopped; time is up."))
+        if stopped_at is None:
+            stopped_at = now
+        elif stopped_at > now:
+            raise ValidationError({"stopped_at": _("The stop cannot be in the future.")})
+        elif stopped_at < competition.started_at:
+            raise ValidationError({"stopped_at": _("The stop cannot be before the clock started.")})
+        _ensure_no_finish_after(competition, stopped_at)
+        before = competition.clock().moments()
+        competition.stopped_at = stopped_at
+        _saved(w, CLOCK_STOP, before)
+    return _written(competition)
 
 
 def stop_undo_until(competition: Competition) -> datetime | None:
@@ -201,7 +210,7 @@ def stop_undo_until(competition: Competition) -> datetime | None:
     if competition.stopped_at is None:
         return None
     pressed = (
-        AuditEntry.objects.filter(competition=competition, action="clock_stop")
+        AuditEntry.objects.filter(competition=competition, action=CLOCK_STOP.name)
         .order_by("-at", "-id")
         .values_list("at", flat=True)
         .first()
@@ -209,34 +218,33 @@ def stop_undo_until(competition: Competition) -> datetime | None:
     return (pressed or competition.stopped_at) + STOP_UNDO_WINDOW
 
 
-@transaction.atomic
 def clock_stop_undo(*, competition: Competition, by) -> Competition:
     """R10: undo a mistaken early stop for a short while, so the official clock
     runs on to start + duration. Refused once a count exists (counting began on the stop),
     once the automatic end has passed meanwhile, and after `STOP_UNDO_WINDOW`."""
-    competition = lock_competition(competition)
-    ensure_not_final(competition)
-    if competition.started_at is None:
-        raise Refusal("clock_not_started", _("The clock has not been started yet."))
-    if competition.stopped_at is None:
-        raise Refusal("clock_not_stopped", _("The clock has not been stopped early."))
-    now = timezone.now()
-    if now >= competition.ends_at:
-        raise Refusal(
-            "clock_ended",
-            _("The planned end has passed meanwhile: time is up, the stop stays."),
-        )
-    if Team.objects.filter(competition=competition, count__isnull=False).exists():
-        raise Refusal(
-            "has_counts",
-            _("A count is already registered: the stop can no longer be undone."),
-        )
-    if now > stop_undo_until(competition):
-        raise Refusal(
-            "undo_too_late",
-            _("The stop can only be undone within %(minutes)d minutes.")
-            % {"minutes": STOP_UNDO_WINDOW.seconds // 60},
-        )
-    before = competition.clock().moments()
-    competition.stopped_at = None
-    return _saved(competition, by, "clock_stop_undo", before)
+    with write(competition=competition, by=by) as w:
+        competition = w.competition
+        _ensure_started(competition)
+        if competition.stopped_at is None:
+            raise Refusal("clock_not_stopped", _("The clock has not been stopped early."))
+        now = timezone.now()
+        if now >= competition.ends_at:
+            raise Refusal(
+                "clock_ended",
+                _("The planned end has passed meanwhile: time is up, the stop stays."),
+            )
+        if Team.objects.filter(competition=competition, count__isnull=False).exists():
+            raise Refusal(
+                "has_counts",
+                _("A count is already registered: the stop can no longer be undone."),
+            )
+        if now > stop_undo_until(competition):
+            raise Refusal(
+                "undo_too_late",
+                _("The stop can only be undone within %(minutes)d minutes.")
+                % {"minutes": STOP_UNDO_WINDOW.seconds // 60},
+            )
+        before = competition.clock().moments()
+        competition.stopped_at = None
+        _saved(w, CLOCK_STOP_UNDO, before)
+    return _written(competition)

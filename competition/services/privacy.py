@@ -5,6 +5,7 @@ from django.dispatch import Signal
 from django.utils.translation import gettext as _
 
 from competition.audit import ERASED, audit_record
+from competition.audit_actions import PERSONAL_DATA_ERASE
 from competition.errors import Refusal
 from competition.models import AuditEntry, Competition, ImportPreview, Member, Team
 
@@ -134,7 +135,7 @@ def competition_erase_personal_data(*, competition: Competition, by) -> dict:
     teams = Team.objects.filter(competition=competition)
     members = Member.objects.filter(team__competition=competition)
     entries = AuditEntry.objects.filter(competition=competition).exclude(
-        action="personal_data_erase"
+        action=PERSONAL_DATA_ERASE.name
     )
     entries = entries.only("before", "after", "reason")
     values = erase_values(
@@ -156,5 +157,5 @@ def competition_erase_personal_data(*, competition: Competition, by) -> dict:
             scrubbed += 1
     erased["audit_entries_scrubbed"] = scrubbed
     personal_data_erased.send(sender=Competition, competition=competition, values=values)
-    audit_record(competition=competition, user=by, action="personal_data_erase", after=erased)
+    audit_record(competition=competition, user=by, action=PERSONAL_DATA_ERASE, after=erased)
     return erased

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from competition.audit_actions import REVEAL_NEXT, REVEAL_START, SCREEN, SCREEN_HOLD, Action
 from competition.errors import Refusal
 from competition.models import Competition, ScreenMode
 from competition.writes import Write, write
@@ -21,7 +22,7 @@ def _screen(competition: Competition) -> dict:
     return {field: getattr(competition, field) for field in FIELDS}
 
 
-def _saved(w: Write, action: str, before: dict) -> None:
+def _saved(w: Write, action: Action, before: dict) -> None:
     w.competition.save(update_fields=FIELDS)
     w.audit(action, before=before, after=_screen(w.competition))
 
@@ -57,7 +58,7 @@ def screen_set(*, competition: Competition, by, mode: str, message: str = "") ->
         competition.screen_mode = mode
         if mode == ScreenMode.MESSAGE:
             competition.screen_message = message
-        _saved(w, "screen", before)
+        _saved(w, SCREEN, before)
     return _fresh(competition)
 
 
@@ -68,7 +69,7 @@ def screen_hold(*, competition: Competition, by, hold: bool) -> Competition:
         competition = w.competition
         before = _screen(competition)
         competition.hold_results = bool(hold)
-        _saved(w, "screen_hold", before)
+        _saved(w, SCREEN_HOLD, before)
     return _fresh(competition)
 
 
@@ -93,7 +94,7 @@ def reveal_start(*, competition: Competition, by, from_place: int) -> Competitio
         competition.reveal_from = from_place
         competition.reveal_at = from_place + 1
         competition.screen_mode = ScreenMode.REVEAL
-        _saved(w, "reveal_start", before)
+        _saved(w, REVEAL_START, before)
     return _fresh(competition)
 
 
@@ -110,5 +111,5 @@ def reveal_next(*, competition: Competition, by, places: Sequence[int]) -> Compe
         before = _screen(competition)
         competition.reveal_at = rules.next_place(places, competition.reveal_at)
         competition.screen_mode = ScreenMode.REVEAL
-        _saved(w, "reveal_next", before)
+        _saved(w, REVEAL_NEXT, before)
     return _fresh(competition)

@@ -8,6 +8,15 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from competition.audit import audit_record
+from competition.audit_actions import (
+    COMPETITION_CREATE,
+    COMPETITION_UPDATE,
+    PUZZLE_ADD,
+    PUZZLE_DELETE,
+    PUZZLE_SEQUENCE_SET,
+    PUZZLE_UPDATE,
+    Action,
+)
 from competition.errors import Refusal, Vanished
 from competition.inputs import SMALLINT_MAX
 from competition.models import DEFAULT_AT_TABLE, Championship, Competition, Discipline, Puzzle
@@ -114,7 +123,7 @@ def competition_create(
     audit_record(
         competition=competition,
         user=by,
-        action="competition_create",
+        action=COMPETITION_CREATE,
         after=_competition_snapshot(competition),
     )
     return competition
@@ -149,12 +158,12 @@ def competition_update(*, competition: Competition, by, **fields) -> Competition
             setattr(competition, f, v)
         competition.full_clean()
         competition.save(update_fields=list(changed))
-        w.audit("competition_update", before=before, after=_competition_snapshot(competition))
+        w.audit(COMPETITION_UPDATE, before=before, after=_competition_snapshot(competition))
         return competition
 
 
 # --- the puzzle sequence (R7) ----------------------------------------------------------------
-def _sequence_changed(w: Write, action: str, before: list[dict]) -> None:
+def _sequence_changed(w: Write, action: Action, before: list[dict]) -> None:
     """The puzzle sequence before and after, in the audit log; the standings follow."""
     after = {"puzzles": _puzzles_snapshot(w.competition)}
     w.audit(action, before={"puzzles": before}, after=after)
@@ -181,7 +190,7 @@ def puzzle_add(
         )
         puzzle.full_clean()
         puzzle.save()
-        _sequence_changed(w, "puzzle_add", before)
+        _sequence_changed(w, PUZZLE_ADD, before)
         return puzzle
 
 
@@ -206,7 +215,7 @@ def puzzle_update(*, puzzle: Puzzle, by, **fields) -> Puzzle:
             setattr(puzzle, f, v)
         puzzle.full_clean()
         puzzle.save()
-        _sequence_changed(w, "puzzle_update", before)
+        _sequence_changed(w, PUZZLE_UPDATE, before)
         return puzzle
 
 
@@ -215,7 +224,7 @@ def puzzle_delete(*, puzzle: Puzzle, by) -> None:
         _ensure_setup(w.competition)
         before = _puzzles_snapshot(w.competition)
         Puzzle.objects.filter(pk=puzzle.pk).delete()
-        _sequence_changed(w, "puzzle_delete", before)
+        _sequence_changed(w, PUZZLE_DELETE, before)
 
 
 def puzzle_sequence_set(*, competition: Competition, by, puzzles: Sequence[dict]) -> list[Puzzle]:
@@ -253,5 +262,5 @@ def puzzle_sequence_set(*, competition: Competition, by, puzzles: Sequence[dict]
             result.append(puzzle)
         after = _puzzles_snapshot(competition)
         if after != before:
-            w.audit("puzzle_sequence_set", before={"puzzles": before}, after={"puzzles": after})
+            w.audit(PUZZLE_SEQUENCE_SET, before={"puzzles": before}, after={"puzzles": after})
         return result

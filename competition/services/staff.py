@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from knox.models import AuthToken
 
 from competition.audit import audit_record
+from competition.audit_actions import STAFF_CREATE, STAFF_PASSWORD, STAFF_REVOKE
 from competition.roles import JUDGE, ROLES
 
 __all__ = [
@@ -86,22 +87,28 @@ def _log_out_everywhere(user) -> dict:
     return {"tokens": tokens, "sessions": len(sessions)}
 
 
-@transaction.atomic
-def staff_revoke(*, user, competition=None, by=None) -> dict:
-    """A lost tablet: every API token and every logged-in session of `user` stop working,
-    and the password can no longer log in, so neither the tablet nor whoever holds the
-    slip gets in again (the head judge makes a new password for a new slip)."""
-    user.set_unusable_password()
+def _password_changed(user, *, competition, by, action) -> dict:
+    """The new password (or none) saved: every token and session of `user` ends, audited in
+    `competition` when there is one."""
     user.save(update_fields=["password"])
     done = _log_out_everywhere(user)
     if competition is not None:
         audit_record(
             competition=competition,
             user=by,
-            action="staff_revoke",
+            action=action,
             after={"username": user.get_username(), **done},
         )
     return done
+
+
+@transaction.atomic
+def staff_revoke(*, user, competition=None, by=None) -> dict:
+    """A lost tablet: every API token and every logged-in session of `user` stop working,
+    and the password can no longer log in, so neither the tablet nor whoever holds the
+    slip gets in again (the head judge makes a new password for a new slip)."""
+    user.set_unusable_password()
+    return _password_changed(user, competition=competition, by=by, action=STAFF_REVOKE)
 
 
 @transaction.atomic
@@ -121,7 +128,7 @@ def judge_login_create(*, competition, username: str, by, password: str = "") ->
     password = password or password_generate()
     user, _created, _key = staff_upsert(username=username, role=JUDGE, password=password)
     audit_record(
-        competition=competition, user=by, action="staff_create", after={"username": username}
+        competition=competition, user=by, action=STAFF_CREATE, after={"username": username}
     )
     return user, password
 
@@ -133,12 +140,5 @@ def judge_password_new(*, competition, user, by) -> str:
     password = password_generate()
     validate_password(password, user)
     user.set_password(password)
-    user.save(update_fields=["password"])
-    done = _log_out_everywhere(user)
-    audit_record(
-        competition=competition,
-        user=by,
-        action="staff_password",
-        after={"username": user.get_username(), **done},
-    )
+    _password_changed(user, competition=competition, by=by, action=STAFF_PASSWORD)
     return password

@@ -6,6 +6,18 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from competition.audit_actions import (
+    TEAM_CHECK_IN,
+    TEAM_CHECK_IN_UNDO,
+    TEAM_CREATE,
+    TEAM_FEE_PAID,
+    TEAM_FEE_UNPAID,
+    TEAM_LABELS,
+    TEAM_UPDATE,
+    TEAM_WITHDRAW,
+    TEAM_WITHDRAW_UNDO,
+    Action,
+)
 from competition.errors import Refusal
 from competition.models import Competition, Member, Team
 from competition.roles import ADMIN, has_role
@@ -120,7 +132,7 @@ def team_labels_set(*, team: Team, by, labels: Iterable[str]) -> Team:
         before = {"labels": team.labels}
         team.labels = labels
         team.save(update_fields=["labels"])
-        w.audit("team_labels", before=before, after={"labels": labels})
+        w.audit(TEAM_LABELS, before=before, after={"labels": labels})
         return team
 
 
@@ -210,7 +222,7 @@ def team_create(
         team.full_clean(validate_constraints=False)
         team.save()
         saved = _set_members(team, members)
-        w.audit("team_create", team=team, after=_team_snapshot(team, saved))
+        w.audit(TEAM_CREATE, team=team, after=_team_snapshot(team, saved))
         return team
 
 
@@ -252,11 +264,11 @@ def team_update(*, team: Team, by, members: Sequence[dict] | None = None, **fiel
         if after != before:
             # The standings show the team's name and table, not its members or contact.
             shown = before["name"] != after["name"] or before["table"] != after["table"]
-            w.audit("team_update", before=before, after=after, standings=shown)
+            w.audit(TEAM_UPDATE, before=before, after=after, standings=shown)
         return team
 
 
-def _team_flag(team: Team, by, action: str, reason: str = "", **changes) -> Team:
+def _team_flag(team: Team, by, action: Action, reason: str = "", **changes) -> Team:
     """A flag the desk sets (the fee, the check-in): audited, not in the standings."""
     with write(team=team, by=by) as w:
         team = w.team
@@ -272,7 +284,7 @@ def _team_flag(team: Team, by, action: str, reason: str = "", **changes) -> Team
 
 def team_fee_set(*, team: Team, by, paid: bool) -> Team:
     """P2: the entry fee is paid (only paid fees are refunded on a cancellation)."""
-    return _team_flag(team, by, "team_fee_paid" if paid else "team_fee_unpaid", fee_paid=paid)
+    return _team_flag(team, by, TEAM_FEE_PAID if paid else TEAM_FEE_UNPAID, fee_paid=paid)
 
 
 def team_check_in(*, team: Team, by) -> Team:
@@ -287,11 +299,11 @@ def team_check_in(*, team: Team, by) -> Team:
             late = _("Checked in after the deadline (%(time)s).") % {
                 "time": timezone.localtime(competition.check_in_deadline).strftime("%H:%M")
             }
-        return _team_flag(locked, by, "team_check_in", reason=late, checked_in_at=now)
+        return _team_flag(locked, by, TEAM_CHECK_IN, reason=late, checked_in_at=now)
 
 
 def team_check_in_undo(*, team: Team, by) -> Team:
-    return _team_flag(team, by, "team_check_in_undo", checked_in_at=None)
+    return _team_flag(team, by, TEAM_CHECK_IN_UNDO, checked_in_at=None)
 
 
 def _withdrawal(team: Team, by, reason: str, *, withdrawn: bool) -> Team:
@@ -327,7 +339,7 @@ def _withdrawal(team: Team, by, reason: str, *, withdrawn: bool) -> Team:
         before = {"withdrawn": team.withdrawn}
         team.withdrawn = withdrawn
         team.save(update_fields=["withdrawn"])
-        action = "team_withdraw" if withdrawn else "team_withdraw_undo"
+        action = TEAM_WITHDRAW if withdrawn else TEAM_WITHDRAW_UNDO
         w.audit(action, before=before, after={"withdrawn": withdrawn}, reason=reason)
         return team
 

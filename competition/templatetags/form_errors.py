@@ -1,5 +1,5 @@
 """The error summary at the top of a form with errors (GOV.UK Design System, STYLE.md):
-each problem as a link to its field; static/js/forms.js moves the focus to the box."""
+each problem as a link to its field; static/js/forms.mjs moves the focus to the box."""
 
 from django import template
 from django.forms.formsets import BaseFormSet

@@ -22,7 +22,9 @@ REFUSAL = inline_serializer(
     "JudgingRefusal",
     {
         "detail": serializers.CharField(help_text="A sentence for a person."),
-        "code": serializers.CharField(help_text="DESIGN.md's code, e.g. already_finished."),
+        "code": serializers.CharField(
+            help_text='The code of docs/contracts.md "The HTTP API", e.g. already_finished.'
+        ),
         "finish": serializers.IntegerField(
             required=False, help_text="already_finished: the finish that is already there."
         ),

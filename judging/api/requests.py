@@ -32,9 +32,9 @@ class RequestCancelView(CompetitionAPIView):
             422: CONFLICT,
         },
         description=(
-            "Undo a tap whose answer never came (judge, OFFLINE.md). If the request created a "
-            "finish that is still the team's latest, or a count or warning, it is deleted "
-            '(audited): `{"cancelled": "deleted"}`; a finish that is not the latest is '
+            "Undo a tap whose answer never came (judge, docs/offline.md, Undo). If the request "
+            "created a finish that is still the team's latest, or a count or warning, it is "
+            'deleted (audited): `{"cancelled": "deleted"}`; a finish that is not the latest is '
             "refused (409 `not_latest`). If the request never arrived, it never will: a later "
             'arrival answers 409 `undone`, and this answers `{"cancelled": "never_arrived"}`. '
             "The same cancel again answers the same. Refused (409): `final`, `not_latest`, "

@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from competition.audit import user_or_none
+from competition.audit_actions import REQUEST_CANCEL, WARNING_DELETE
 from competition.models import Competition, Team
 from competition.writes import Write, write
 from judging.models import Count, Finish, RequestId
@@ -108,7 +109,7 @@ def _cancel_unknown(competition: Competition, request_id: UUID, by) -> str:
         except IntegrityError:  # taken meanwhile in another competition
             raise IdempotencyConflict() from None
         w.audit(
-            "request_cancel",
+            REQUEST_CANCEL,
             after={"request_id": str(request_id), "cancelled": NEVER_ARRIVED},
             reason=_("Undone on the tablet before the request arrived."),
         )
@@ -141,4 +142,4 @@ def _delete(w: Write, record) -> None:
     else:
         before = {"id": record.pk, "reason": record.reason}
         record.delete()
-        w.audit("warning_delete", before=before, reason=reason)
+        w.audit(WARNING_DELETE, before=before, reason=reason)

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from competition.audit import user_or_none
+from competition.audit_actions import COUNT_CORRECT, COUNT_DELETE, COUNT_RECORD
 from competition.errors import Refusal, Vanished
 from competition.models import Puzzle, Team
 from competition.roles import ADMIN, has_role
@@ -63,7 +64,7 @@ def void_count(w: Write, reason: str) -> None:
     before = _count_dict(count)
     count.delete()
     request_ids.record_gone(count, RequestId.Outcome.VOIDED)
-    w.audit("count_delete", before=before, reason=reason, objection=decided)
+    w.audit(COUNT_DELETE, before=before, reason=reason, objection=decided)
 
 
 # R9's refusals (`rules.check_count`), one sentence each, the same from every path: the
@@ -152,10 +153,10 @@ def count_record(
         team=team.pk, pieces=pieces, unplaced=unplaced, loose=loose
     )
     answer = answer or _count_dict
-    recall = request_ids.recaller(
+    once = request_ids.recaller(
         Count, request_id=request_id, fingerprint=fingerprint, answer=answer
     )
-    with write(team=team, by=by, recall=recall) as w:
+    with write(team=team, by=by, recall=once) as w:
         if w.stored is not None:
             return w.stored
         team, competition = w.team, w.competition
@@ -185,13 +186,9 @@ def count_record(
             )
         pieces, unplaced, loose = placed_pieces(puzzle, pieces, unplaced, loose)
         try:
-            count = request_ids.create_once(
-                Count,
-                request_id=request_id,
-                fingerprint=fingerprint,
+            count = once.create(
                 team=team,
                 by=by,
-                answer=answer,
                 puzzle=puzzle,
                 pieces=pieces,
                 unplaced=unplaced,
@@ -204,7 +201,7 @@ def count_record(
             ) from None
         if count.replayed:
             return count
-        w.audit("count_record", after=_count_dict(count))
+        w.audit(COUNT_RECORD, after=_count_dict(count))
         return count
 
 
@@ -289,7 +286,7 @@ def count_correct(
             fields += ["confirmed_by", "confirmed_at", "second_pieces"]
         count.save(update_fields=fields)
         w.audit(
-            "count_correct",
+            COUNT_CORRECT,
             before=before,
             after=_count_dict(count),
             reason=reason,

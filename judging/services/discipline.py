@@ -6,6 +6,7 @@ from uuid import UUID
 from django.utils.translation import gettext as _
 
 from competition.audit import user_or_none
+from competition.audit_actions import TEAM_DISQUALIFY, TEAM_REINSTATE, WARNING_LOG
 from competition.errors import Refusal
 from competition.models import Team
 from competition.writes import write
@@ -45,25 +46,21 @@ def warning_log(
     reason = require_reason(reason)
     fingerprint = request_ids.fingerprint(team=team.pk, reason=reason)
     answer = answer or _warning_dict
-    recall = request_ids.recaller(
+    once = request_ids.recaller(
         Warning, request_id=request_id, fingerprint=fingerprint, answer=answer
     )
-    with write(team=team, by=by, recall=recall) as w:
+    with write(team=team, by=by, recall=once) as w:
         if w.stored is not None:
             return w.stored
-        warning = request_ids.create_once(
-            Warning,
-            request_id=request_id,
-            fingerprint=fingerprint,
+        warning = once.create(
             team=w.team,
             by=by,
-            answer=answer,
             reason=reason,
             given_by=user_or_none(by),
         )
         if warning.replayed:
             return warning
-        w.audit("warning_log", after={"id": warning.pk, "reason": reason}, reason=reason)
+        w.audit(WARNING_LOG, after={"id": warning.pk, "reason": reason}, reason=reason)
         return warning
 
 
@@ -79,7 +76,7 @@ def team_disqualify(*, team: Team, by, reason: str) -> Team:
         before = _team_dict(team)
         team.disqualified, team.disqualified_reason = True, reason
         team.save(update_fields=["disqualified", "disqualified_reason"])
-        w.audit("team_disqualify", before=before, after=_team_dict(team), reason=reason)
+        w.audit(TEAM_DISQUALIFY, before=before, after=_team_dict(team), reason=reason)
         return team
 
 
@@ -95,5 +92,5 @@ def team_reinstate(*, team: Team, by, reason: str = "") -> Team:
         team.disqualified, team.disqualified_reason = False, ""
         team.save(update_fields=["disqualified", "disqualified_reason"])
         after = _team_dict(team)
-        w.audit("team_reinstate", before=before, after=after, reason=(reason or "").strip())
+        w.audit(TEAM_REINSTATE, before=before, after=after, reason=(reason or "").strip())
         return team

@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from competition.audit import user_or_none
+from competition.audit_actions import COMPETITION_FINALISE
 from competition.models import Competition
 from competition.writes import write
 from judging import selectors
@@ -47,8 +48,6 @@ def competition_finalise(
         after = {"finalised_at": competition.finalised_at}
         if waiting:
             after["taps_waiting_overridden"] = [selectors.tablet_dict(t) for t in waiting]
-        w.audit(
-            "competition_finalise", before=before, after=after, reason=reason if waiting else ""
-        )
+        w.audit(COMPETITION_FINALISE, before=before, after=after, reason=reason if waiting else "")
     competition.refresh_from_db()
     return competition

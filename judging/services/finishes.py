@@ -19,6 +19,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from competition.audit import user_or_none
+from competition.audit_actions import FINISH_CORRECT, FINISH_DELETE, FINISH_REGISTER
 from competition.errors import Refusal, Vanished
 from competition.models import Competition, Puzzle, Team
 from competition.writes import write
@@ -203,10 +204,10 @@ def finish_register(
         team=team.pk, position=position, missing=list(missing), elapsed_seconds=elapsed_seconds
     )
     answer = answer or _finish_dict
-    recall = request_ids.recaller(
+    once = request_ids.recaller(
         Finish, request_id=request_id, fingerprint=fingerprint, answer=answer
     )
-    with write(team=team, by=by, recall=recall) as w:
+    with write(team=team, by=by, recall=once) as w:
         if w.stored is not None:
             return w.stored
         team, competition = w.team, w.competition
@@ -252,13 +253,9 @@ def finish_register(
             if warning is not None:
                 raise Refusal("implausible", warning.pop("message"), plausibility=warning)
         try:
-            finish = request_ids.create_once(
-                Finish,
-                request_id=request_id,
-                fingerprint=fingerprint,
+            finish = once.create(
                 team=team,
                 by=by,
-                answer=answer,
                 puzzle=puzzle,
                 elapsed_seconds=elapsed_seconds,
                 missing=spots,
@@ -277,7 +274,7 @@ def finish_register(
         count = Count.objects.filter(team=team, puzzle=puzzle).exists()
         if count:
             void_count(w, _("The counted puzzle was registered as finished."))
-        w.audit("finish_register", after=_finish_dict(finish))
+        w.audit(FINISH_REGISTER, after=_finish_dict(finish))
         return finish
 
 
@@ -331,7 +328,7 @@ def finish_correct(
             finish.missing = spots
         finish.save(update_fields=["elapsed_seconds", "missing"])
         w.audit(
-            "finish_correct",
+            FINISH_CORRECT,
             before=before,
             after=_finish_dict(finish),
             reason=reason,
@@ -356,4 +353,4 @@ def finish_delete(*, finish: Finish, by, reason: str = "") -> None:
         void_count(w, _("The finish before the counted puzzle was deleted."))
         finish.delete()
         request_ids.record_gone(finish, RequestId.Outcome.DELETED)
-        w.audit("finish_delete", before=before, reason=(reason or "").strip(), objection=decided)
+        w.audit(FINISH_DELETE, before=before, reason=(reason or "").strip(), objection=decided)

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from competition.audit_actions import OBJECTION_FILE, OBJECTION_RESOLVE
 from competition.errors import Refusal, Vanished
 from competition.models import Team
 from competition.writes import write
@@ -81,7 +82,7 @@ def objection_file(
         objection.replayed = False
         # The standings mark the team "under review" while the objection is open: the
         # write bumps the standings version.
-        w.audit("objection_file", after=_objection_dict(objection), objection=objection)
+        w.audit(OBJECTION_FILE, after=_objection_dict(objection), objection=objection)
         return objection
 
 
@@ -173,7 +174,7 @@ def objection_resolve(
         objection.resolved_at = timezone.now()
         objection.save(update_fields=["decision", "note", "resolved_by", "resolved_at"])
         w.audit(
-            "objection_resolve",
+            OBJECTION_RESOLVE,
             team=objection.team,
             before=before,
             after=_objection_dict(objection),

@@ -20,6 +20,7 @@ another service (pyproject's import-linter contract). The tablet's undo of a tap
 import hashlib
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from uuid import UUID
 
 from django.core.serializers.json import DjangoJSONEncoder
@@ -33,6 +34,7 @@ from judging.models import Count, Finish, RequestId, Warning
 
 __all__ = [
     "IdempotencyConflict",
+    "Once",
     "create_once",
     "fingerprint",
     "recall",
@@ -109,19 +111,41 @@ def recall(model, *, request_id: UUID | None, fingerprint: str, competition, ans
     return record
 
 
-def recaller(model, *, request_id: UUID | None, fingerprint: str, answer: Callable):
-    """For `write(recall=...)`: under the locks, the record this id created (`recall`)."""
+@dataclass(frozen=True)
+class Once:
+    """One tap's request: `write(recall=once)` looks up, under the locks, the record its id
+    created before (`recall`); `once.create(...)` creates the record and its id
+    (`create_once`)."""
 
-    def look_up(competition):
+    model: type
+    request_id: UUID | None
+    fingerprint: str
+    answer: Callable
+
+    def __call__(self, competition):
         return recall(
-            model,
-            request_id=request_id,
-            fingerprint=fingerprint,
+            self.model,
+            request_id=self.request_id,
+            fingerprint=self.fingerprint,
             competition=competition,
-            answer=answer,
+            answer=self.answer,
         )
 
-    return look_up
+    def create(self, *, team: Team, by, **fields):
+        return create_once(
+            self.model,
+            request_id=self.request_id,
+            fingerprint=self.fingerprint,
+            team=team,
+            by=by,
+            answer=self.answer,
+            **fields,
+        )
+
+
+def recaller(model, *, request_id: UUID | None, fingerprint: str, answer: Callable) -> Once:
+    """For `write(recall=...)` and the record's creation: see `Once`."""
+    return Once(model, request_id, fingerprint, answer)
 
 
 def remember(

@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from competition.audit_actions import COUNT_CONFIRM, COUNT_DIFFERS, COUNT_UNCONFIRM
 from competition.errors import Refusal
 from competition.models import Competition
 from competition.roles import ADMIN, has_role
@@ -101,11 +102,11 @@ def _confirm(*, count: Count, by, pieces, unplaced, loose, request_id, fingerpri
             rules.check_second_count(count.pieces, second)
             count.confirmed_by, count.confirmed_at = by, timezone.now()
             count.second_pieces = None
-            action, answer = "count_confirm", None
+            action, answer = COUNT_CONFIRM, None
         except rules.RuleViolation:
             count.second_pieces = second
             refusal = _differs(count.pieces, second)
-            action, answer = "count_differs", refusal.as_dict()
+            action, answer = COUNT_DIFFERS, refusal.as_dict()
         count.save(update_fields=["confirmed_by", "confirmed_at", "second_pieces"])
         if request_id is not None:
             try:
@@ -172,7 +173,7 @@ def confirm_cancel(w: Write, row: RequestId) -> None:
     count.confirmed_by = count.confirmed_at = None
     count.save(update_fields=["confirmed_by", "confirmed_at"])
     w.audit(
-        "count_unconfirm",
+        COUNT_UNCONFIRM,
         before=before,
         after=confirmation_state(count),
         reason=_("Undone on the tablet."),

@@ -5,20 +5,40 @@ while. Every write is a service call."""
 
 from datetime import datetime, timedelta
 
+from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect
 from django.utils import timezone
 from django.utils.dateformat import format as date_format
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from competition import services as competition_services
 from competition.errors import Refusal
 from competition.models import Competition, Team
 from competition.roles import ADMIN, staff_view
-from judging.forms import ClockCorrectForm, ClockStartForm
 from judging.views_control.common import form_errors, refused
+
+
+# --- the forms: shapes only; the services (competition/services/clock.py) check the rules ---
+class ClockStartForm(forms.Form):
+    started_at = forms.DateTimeField(
+        label=gettext_lazy("It really started at (optional)"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local", "step": 1}),
+        input_formats=["%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M"],
+    )
+
+
+class ClockCorrectForm(forms.Form):
+    started_at = forms.DateTimeField(
+        label=gettext_lazy("The clock really started at"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local", "step": 1}),
+        # with microseconds: the "−30 s" / "+30 s" buttons send the start moved exactly
+        input_formats=["%Y-%m-%dT%H:%M:%S.%f", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M"],
+    )
+
 
 # A start this far from the planned one is worth a second look (a wrong date, a test day).
 FAR_FROM_PLAN = timedelta(hours=1)
@@ -169,11 +189,8 @@ def start_withdraw(request, competition, pk):
     team = get_object_or_404(Team, competition=competition, pk=pk)
     try:
         competition_services.team_withdraw(team=team, by=request.user)
-    except Refusal as refusal:
-        messages.error(request, refusal.message)
-    except ValidationError as error:  # the clock started meanwhile: a reason is required
-        for text in error.messages:
-            messages.error(request, text)
+    except (Refusal, ValidationError) as exc:
+        refused(request, exc)
     else:
         messages.success(request, _("“%(team)s” is withdrawn.") % {"team": team.name})
     return redirect("control:room", slug=competition.slug)

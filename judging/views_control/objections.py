@@ -13,7 +13,7 @@ from judging.forms import ResolveForm, add_service_errors
 from judging.models import Count, Objection
 from judging.selectors import objections_panel, team_audit
 from judging.services import competition_finalise, objection_resolve
-from judging.views_control.common import back
+from judging.views_control.common import back, refused
 
 
 @staff_view(ADMIN, competition=True)
@@ -98,11 +98,8 @@ def finalise(request, competition):
             override_taps_waiting=override,
             reason=request.POST.get("reason", "")[:2000],
         )
-    except Refusal as refusal:
-        messages.error(request, refusal.message)
-    except ValidationError as exc:
-        for error in exc.messages:
-            messages.error(request, error)
+    except (Refusal, ValidationError) as exc:
+        refused(request, exc)
     else:
         messages.success(
             request,

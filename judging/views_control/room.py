@@ -10,10 +10,9 @@ from django.utils import timezone
 
 from competition.models import Competition, Status, Team
 from competition.roles import ADMIN, staff_view
-from judging.forms import ClockCorrectForm, ClockStartForm
 from judging.models import Count
 from judging.selectors import counts_missing, objections_panel
-from judging.views_control.clock import clock_context
+from judging.views_control.clock import ClockCorrectForm, ClockStartForm, clock_context
 from judging.views_control.tablets import tablets_context
 from scoring.formatting import format_hms
 

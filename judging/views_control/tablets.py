@@ -17,7 +17,7 @@ from competition.roles import ADMIN, staff_view
 from judging import backups, services
 from judging.forms import PaperCountForm, PaperFinishForm
 from judging.selectors import tablets_health
-from judging.views_control.common import form_errors
+from judging.views_control.common import form_errors, refused
 
 BACKUP_REASONS = {
     "auto": gettext_lazy("periodic"),
@@ -95,17 +95,18 @@ def join_sheet(request, competition):
 
 
 # --- entering a paper sheet ------------------------------------------------------------------
-def _paper_write(request, competition, team, form, call, success):
+def _paper_write(request, competition, pk, form_class, prefix, call, success):
+    """One paper-sheet write for the team `pk`: `call(team, cleaned_data)`, then back to the
+    team's page with `success` or each refusal."""
+    team = get_object_or_404(Team, competition=competition, pk=pk)
+    form = form_class(request.POST, prefix=prefix)
     if not form.is_valid():
         form_errors(request, form)
     else:
         try:
-            call(form.cleaned_data)
-        except Refusal as refusal:
-            messages.error(request, refusal.message)
-        except ValidationError as exc:
-            for error in exc.messages:
-                messages.error(request, error)
+            call(team, form.cleaned_data)
+        except (Refusal, ValidationError) as exc:
+            refused(request, exc)
         else:
             messages.success(request, success)
     return redirect("control:team", slug=competition.slug, pk=team.pk)
@@ -114,14 +115,13 @@ def _paper_write(request, competition, team, form, call, success):
 @staff_view(ADMIN, competition=True, post=True)
 def paper_finish(request, competition, pk):
     """A finish written on the paper sheet: the time on the competition clock (h:mm:ss)."""
-    team = get_object_or_404(Team, competition=competition, pk=pk)
-    form = PaperFinishForm(request.POST, prefix="paper")
     return _paper_write(
         request,
         competition,
-        team,
-        form,
-        lambda data: services.finish_register(
+        pk,
+        PaperFinishForm,
+        "paper",
+        lambda team, data: services.finish_register(
             team=team,
             position=data["puzzle"],
             by=request.user,
@@ -130,20 +130,19 @@ def paper_finish(request, competition, pk):
             check_plausible=not data["confirm"],
         ),
         _("Puzzle %(position)s from the paper sheet is registered.")
-        % {"position": form.data.get("paper-puzzle", "")},
+        % {"position": request.POST.get("paper-puzzle", "")},
     )
 
 
 @staff_view(ADMIN, competition=True, post=True)
 def paper_count(request, competition, pk):
     """The count written on the paper sheet once time is up (R9)."""
-    team = get_object_or_404(Team, competition=competition, pk=pk)
-    form = PaperCountForm(request.POST, prefix="papercount")
     return _paper_write(
         request,
         competition,
-        team,
-        form,
-        lambda data: services.count_record(team=team, by=request.user, pieces=data["pieces"]),
+        pk,
+        PaperCountForm,
+        "papercount",
+        lambda team, data: services.count_record(team=team, by=request.user, pieces=data["pieces"]),
         _("The count from the paper sheet is saved."),
     )

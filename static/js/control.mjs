@@ -4,6 +4,7 @@
  * pure parts are exported for the Node tests (tests/js/control_unit.mjs). */
 import { fmt, hms } from "./format.mjs";
 import { elapsedAt, readClock, remainingAt, serverTime } from "./clock.mjs";
+import { setupConfirm } from "./confirm.mjs";
 
 /* The room's two numbers at `now`, and whether the clock has ended (the page reloads then:
  * the server switches the room to counting). */
@@ -45,17 +46,6 @@ function setupClock() {
     setTimeout(tick, 1000 - (Date.now() % 1000));
   };
   time.sync().then(tick); // the server's numbers stand until the time is known
-}
-
-function setupConfirm() {
-  document.addEventListener(
-    "submit",
-    (event) => {
-      const text = event.target.dataset && event.target.dataset.confirm;
-      if (text && !window.confirm(text)) event.preventDefault();
-    },
-    true,
-  );
 }
 
 /* The tablet's missing-pieces picker in corrections. */

@@ -4,6 +4,7 @@
  * tests (tests/js/desk_unit.mjs). */
 import { until } from "./format.mjs";
 import { serverTime } from "./clock.mjs";
+import { setupConfirm } from "./confirm.mjs";
 
 /* The countdown's text `left` seconds before the deadline; null once it has passed. `out`:
  * the page's words {prefix, days, hours}. */
@@ -80,18 +81,6 @@ function setupUnder15() {
     if (event.target.matches("input[name$=-under_15]")) sync(event.target);
   });
   document.querySelectorAll("input[name$=-under_15]").forEach(sync);
-}
-
-/* Confirmations (withdraw). */
-function setupConfirm() {
-  document.addEventListener(
-    "submit",
-    (event) => {
-      const text = event.target.dataset && event.target.dataset.confirm;
-      if (text && !window.confirm(text)) event.preventDefault();
-    },
-    true,
-  );
 }
 
 if (typeof document !== "undefined") {

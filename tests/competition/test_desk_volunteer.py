@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 SLUG = "dm-2026"
 NEW = reverse("desk:competition_new")
-SLUG_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "slug.js"
+SLUG_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "slug.mjs"
 
 
 def text(response) -> str:
@@ -96,11 +96,13 @@ def test_slug_from_a_danish_name(name, slug):
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_the_browser_suggests_the_same_short_name_as_the_server():
     script = (
-        f"const {{ slugFrom }} = require({json.dumps(str(SLUG_JS))});"
+        f"import {{ slugFrom }} from {json.dumps(SLUG_JS.as_uri())};"
         f"const names = {json.dumps(list(NAMES))};"
         "process.stdout.write(JSON.stringify(names.map(slugFrom)));"
     )
-    out = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
+    )
     assert json.loads(out.stdout) == [slug_from(name) for name in NAMES]
 
 
@@ -131,7 +133,7 @@ def test_the_new_form_suggests_the_short_name_and_setup_does_not(client, admin_u
     client.force_login(admin_user)
     page = client.get(NEW).content.decode()
     assert 'data-slug-from="id_name"' in page
-    assert "js/slug.js" in page
+    assert "js/slug.mjs" in page
     setup = client.get(reverse("desk:setup", args=[SLUG])).content.decode()
     assert "data-slug-from" not in setup  # renaming must not move the address
 
@@ -199,10 +201,10 @@ def test_team_form_error_summary_links_to_the_adult_field(client, desk, competit
     assert 'href="#id_members-1-guardian"' in summary
     assert "Holdmedlem 2, Ledsagende voksen: Et holdmedlem under 15" in summary
     assert 'id="id_members-1-guardian"' in page  # the link leads to a field on the page
-    # At the top, before the form; it takes the focus (static/js/forms.js, no inline script).
+    # At the top, before the form; it takes the focus (static/js/forms.mjs, no inline script).
     assert page.index("error-summary") < page.index('<form method="post" class="form stack')
     assert 'tabindex="-1" data-error-summary' in summary
-    assert "js/forms.js" in page
+    assert "js/forms.mjs" in page
 
 
 def test_competition_form_error_summary_names_each_field(client, admin_user):
@@ -223,7 +225,7 @@ def test_service_errors_reach_the_summary_too(client, admin_user):
 def test_no_summary_without_errors(client, desk, competition):
     client.force_login(desk)
     page = client.get(reverse("desk:team_new", args=[SLUG])).content.decode()
-    assert "error-summary" not in page and "forms.js" not in page
+    assert "error-summary" not in page and "forms.mjs" not in page
 
 
 # --- 5: what to check at check-in -------------------------------------------------------------

@@ -6,59 +6,17 @@ age per member ("55, 55, 44, 10"), "Ledsager" the adult of the team's under-15s 
 a problem, never "✓ Ingen problemer"; the corrected sheet, uploaded again, keeps the desk's
 column choices."""
 
-import csv
-import io
-
 import pytest
-import tablib
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from competition import imports
 from competition.imports.plan import mark_value
 from competition.models import Member, Team
+from tests.organiser_sheet import ROWS, as_csv, as_xlsx, with_adult
 
 pytestmark = pytest.mark.django_db
 URL = reverse("desk:import", args=["dm-2026"])
-
-HEADERS = ["Tidsstempel", "Holdnavn", "Deltagere", "Alder", "Ledsager", "Telefon", "Betalt"]
-SHEET = [
-    [
-        "02-11-2026 21:14",
-        "Familien Kristensen",
-        "Line Kristensen\nMorten Kristensen\nHanne Kristensen\nOskar Kristensen",
-        "55, 55, 44, 10",
-        "Line Kristensen",
-        "20 30 40 50",
-        "ja (MobilePay)",
-    ],
-    [
-        "03-11-2026 08:01",
-        "Brikkebanden",
-        "Søren Nielsen, Karen Nielsen",
-        "34, 12",
-        "",
-        "",
-        "Betalt",
-    ],
-    ["03-11-2026 10:22", "Kantsøgerne", "Anne Jensen\r\nBo Jensen", "40 år, 41 år", "", "", "✓"],
-    ["04-11-2026 19:40", "Tusindfryd", "Mads Berg", "67", "", "", "ikke betalt"],
-]
-
-
-def sheet_csv(rows=SHEET, headers=HEADERS) -> bytes:
-    out = io.StringIO()
-    writer = csv.writer(out, delimiter=";")
-    writer.writerow(headers)
-    writer.writerows(rows)
-    return out.getvalue().encode("utf-8-sig")
-
-
-def sheet_xlsx(rows=SHEET, headers=HEADERS) -> bytes:
-    data = tablib.Dataset(headers=headers)
-    for row in rows:
-        data.append(row)
-    return data.export("xlsx")
 
 
 def upload(client, content: bytes, name: str):
@@ -69,7 +27,7 @@ def upload(client, content: bytes, name: str):
 def test_the_organisers_sheet_reads_members_ages_adult_and_fees(competition, name):
     # The sheet is made inside the test: an XLSX holds its creation time, and pytest-xdist's
     # workers must collect the same parameters.
-    content = sheet_csv() if name.endswith(".csv") else sheet_xlsx()
+    content = as_csv() if name.endswith(".csv") else as_xlsx()
     plan = imports.preview(competition, content, name)
     keys = {c["header"]: c["key"] for c in plan.columns}
     assert keys["Deltagere"] == "members:0" and keys["Alder"] == "age:0"
@@ -102,7 +60,7 @@ def test_the_organisers_sheet_reads_members_ages_adult_and_fees(competition, nam
 
 def test_the_preview_page_shows_the_child_without_an_adult_as_a_problem(client, desk, competition):
     client.force_login(desk)
-    html = upload(client, sheet_csv(), "tilmeldinger.csv").content.decode()
+    html = upload(client, as_csv(), "tilmeldinger.csv").content.decode()
     assert (
         "1 problem skal rettes før importen – i regnearket eller i kolonnevalget ovenfor." in html
     )
@@ -113,9 +71,9 @@ def test_the_preview_page_shows_the_child_without_an_adult_as_a_problem(client, 
 
 
 def test_the_adult_is_stored_on_the_under_15_member(client, desk, competition):
-    rows = [SHEET[0], [*SHEET[1][:4], "Søren Nielsen", *SHEET[1][5:]]]
+    rows = with_adult(ROWS[:2], 1, "Søren Nielsen")
     client.force_login(desk)
-    response = upload(client, sheet_csv(rows), "t.csv")
+    response = upload(client, as_csv(rows), "t.csv")
     assert response.context["preview"].ok
     assert client.post(URL, {"token": response.context["token"]}).status_code == 302
     assert Member.objects.get(name="Karen Nielsen").guardian == "Søren Nielsen"
@@ -126,13 +84,13 @@ def test_the_adult_is_stored_on_the_under_15_member(client, desk, competition):
 
 def test_ages_that_do_not_match_the_members_are_a_problem(competition):
     rows = [["x", "A", "Anne, Bo, Ida", "40, 12", "", "", ""]]
-    plan = imports.preview(competition, sheet_csv(rows), "t.csv")
+    plan = imports.preview(competition, as_csv(rows), "t.csv")
     assert "Kolonnen »Alder« har 2 aldre til 3 holdmedlemmer" in " ".join(plan.teams[0].problems)
 
 
 def test_an_adult_without_any_age_is_a_problem_not_silently_dropped(competition):
     headers = ["Holdnavn", "Deltagere", "Ledsager"]
-    plan = imports.preview(competition, sheet_csv([["A", "Anne\nIda", "Anne"]], headers), "t.csv")
+    plan = imports.preview(competition, as_csv([["A", "Anne\nIda", "Anne"]], headers), "t.csv")
     assert "siger ikke, hvem der er under 15" in " ".join(plan.teams[0].problems)
 
 
@@ -164,7 +122,7 @@ def test_paid_values(value, paid):
 
 def test_a_paid_value_not_understood_names_the_column_and_the_value(competition):
     headers = ["Holdnavn", "Deltagere", "Har I betalt?"]
-    plan = imports.preview(competition, sheet_csv([["A", "Anne", "måske"]], headers), "t.csv")
+    plan = imports.preview(competition, as_csv([["A", "Anne", "måske"]], headers), "t.csv")
     assert plan.teams[0].problems == [
         "Kolonnen »Har I betalt?« forstår ikke »måske«. "
         "Skriv ja eller x, eller lad feltet stå tomt."
@@ -176,7 +134,7 @@ def test_the_corrected_sheet_keeps_the_column_choices(client, desk, competition)
     the sheet and uploaded it again: the choices are used again, not 80 problems anew."""
     client.force_login(desk)
     headers = ["Navn", "Person", "Note til os"]
-    broken = sheet_csv([["Kantsøgerne", "Anne\nBo", "x"], ["Brikkebanden", "", ""]], headers)
+    broken = as_csv([["Kantsøgerne", "Anne\nBo", "x"], ["Brikkebanden", "", ""]], headers)
     response = upload(client, broken, "v1.csv")
     token = response.context["token"]
     response = client.post(
@@ -187,7 +145,7 @@ def test_the_corrected_sheet_keeps_the_column_choices(client, desk, competition)
     assert "Holdet har ingen holdmedlemmer" in " ".join(plan.teams[1].problems)
     client.post(URL, {"token": token, "cancel": "1"})
 
-    fixed = sheet_csv([["Kantsøgerne", "Anne\nBo", "x"], ["Brikkebanden", "Søren", ""]], headers)
+    fixed = as_csv([["Kantsøgerne", "Anne\nBo", "x"], ["Brikkebanden", "Søren", ""]], headers)
     response = upload(client, fixed, "v2.csv")
     plan = response.context["preview"]
     assert plan.ok, [t.problems for t in plan.teams]
@@ -215,7 +173,7 @@ def test_the_corrected_sheet_keeps_the_column_choices(client, desk, competition)
 
 def test_a_column_set_back_to_its_own_reading_is_forgotten(client, desk, competition):
     client.force_login(desk)
-    response = upload(client, sheet_csv(), "t.csv")
+    response = upload(client, as_csv(), "t.csv")
     token = response.context["token"]
     client.post(URL, {"token": token, "col-3": "", "remap": "1"})
     assert client.session["import_columns"][str(competition.pk)] == {"alder": ""}

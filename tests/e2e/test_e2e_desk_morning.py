@@ -4,8 +4,6 @@ choices; the lit filter pill, the paid feedback and unmarking it by touch, the c
 days; a walk-in on the day landing first, checked in, and the missing teams first with their
 phone after the deadline, and the "Mangler" list."""
 
-import csv
-import io
 from datetime import timedelta
 
 import pytest
@@ -14,38 +12,11 @@ from playwright.sync_api import expect
 
 from competition.models import Competition, Member, Team
 from tests.factories import CompetitionFactory, MemberFactory, TeamFactory
+from tests.organiser_sheet import ROWS, as_csv, with_adult
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 LAPTOP = {"width": 1280, "height": 800}
-SHEET = [
-    ["Tidsstempel", "Holdnavn", "Deltagere", "Alder", "Ledsager", "Telefon", "Betalt"],
-    [
-        "02-11-2026 21:14",
-        "Familien Kristensen",
-        "Line Kristensen\nMorten Kristensen\nHanne Kristensen\nOskar Kristensen",
-        "55, 55, 44, 10",
-        "Line Kristensen",
-        "20 30 40 50",
-        "ja (MobilePay)",
-    ],
-    [
-        "03-11-2026 08:01",
-        "Brikkebanden",
-        "Søren Nielsen, Karen Nielsen",
-        "34, 12",
-        "",
-        "",
-        "Betalt",
-    ],
-    ["03-11-2026 10:22", "Kantsøgerne", "Anne Jensen\nBo Jensen", "40, 41", "", "", "x"],
-]
-
-
-def sheet(rows) -> bytes:
-    out = io.StringIO()
-    csv.writer(out, delimiter=";").writerows(rows)
-    return out.getvalue().encode("utf-8-sig")
 
 
 def upload(page, content: bytes, name: str):
@@ -60,7 +31,7 @@ def test_e2e_desk_import_preview_with_an_age_column(page, live_server, login, de
     page.set_viewport_size(LAPTOP)
     login(page.context, desk)
     page.goto(f"{live_server.url}/desk/dm-import/import/")
-    upload(page, sheet(SHEET), "tilmeldinger.csv")
+    upload(page, as_csv(ROWS[:3]), "tilmeldinger.csv")
     expect(page.get_by_label("Deltagere")).to_have_value("members:0")
     expect(page.get_by_label("Alder", exact=True)).to_have_value("age:0")
     expect(page.get_by_label("Ledsager")).to_have_value("adult:0")
@@ -87,8 +58,8 @@ def test_e2e_desk_import_preview_with_an_age_column(page, live_server, login, de
     page.get_by_role("button", name="Opdatér forhåndsvisningen").click()
     expect(page.get_by_label("Telefon")).to_have_value("")
     page.get_by_role("button", name="Annullér").click()
-    fixed = [SHEET[0], SHEET[1], [*SHEET[2][:4], "Søren Nielsen", *SHEET[2][5:]], SHEET[3]]
-    upload(page, sheet(fixed), "tilmeldinger-rettet.csv")
+    fixed = with_adult(ROWS[:3], 1, "Søren Nielsen")
+    upload(page, as_csv(fixed), "tilmeldinger-rettet.csv")
     expect(page.get_by_text("Dine kolonnevalg fra sidste upload er brugt igen")).to_be_visible()
     expect(page.get_by_label("Telefon")).to_have_value("")
     expect(page.locator(".badge.remembered")).to_have_text("som sidst")
@@ -257,7 +228,7 @@ def test_e2e_axe_finds_nothing_serious_on_the_new_desk_states(browser, live_serv
     page.goto(f"{live_server.url}/desk/{c.slug}/missing/")
     problems += audit(page)
     page.goto(f"{live_server.url}/desk/{c.slug}/import/")
-    upload(page, sheet(SHEET), "tilmeldinger.csv")
+    upload(page, as_csv(ROWS[:3]), "tilmeldinger.csv")
     expect(page.get_by_label("Alder", exact=True)).to_have_value("age:0")
     problems += audit(page)
     ctx.close()

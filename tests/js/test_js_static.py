@@ -66,8 +66,7 @@ def test_every_static_file_a_template_names_exists(settings):
 
 
 def test_every_page_script_is_an_es_module():
-    # One dialect (the tablet's): every page's script is loaded as a module, but the two
-    # small classic ones the desk's tests load in Node as CommonJS (slug.js) or name.
+    # One dialect (the tablet's): every page's script is loaded as a module.
     from pathlib import Path
 
     from django.conf import settings
@@ -84,7 +83,7 @@ def test_every_page_script_is_an_es_module():
             if 'type="module"' not in tag
         }
     )
-    assert classic == ["js/forms.js", "js/slug.js"]
+    assert classic == []
 
 
 def test_the_page_modules_are_written_in_one_dialect():

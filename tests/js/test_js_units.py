@@ -1,5 +1,6 @@
-"""The shared formatter (static/js/format.mjs) and the judge page's card overlay
-(static/js/judge/board.mjs), unit-tested in Node as the ES modules the browser loads."""
+"""The pages' scripts (the shared formatter and clock, the tablet's modules, the public,
+control room and desk pages', the forms' short name and error summary), unit-tested in Node
+as the ES modules the browser loads."""
 
 import json
 import os
@@ -69,6 +70,7 @@ UNITS = [
     "judge_words_unit.mjs",
     "clock_unit.mjs",
     "pages_unit.mjs",
+    "forms_unit.mjs",
 ]
 
 

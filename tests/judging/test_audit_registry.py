@@ -1,9 +1,10 @@
 """The audit actions' registry (competition/audit_actions.py): stored rows read the same
 sentences as before the registry (tests/judging/audit_sentences.json was rendered by the
-if-chain it replaced), a name not registered is refused, and only a clock stop and
-finalise are followed by a backup."""
+if-chain it replaced), a name not registered is refused, only a clock stop and finalise
+are followed by a backup, and every call site names its action by the registry's object."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,31 @@ def test_an_action_not_in_the_registry_is_refused_and_writes_nothing(competition
 def test_only_a_clock_stop_and_finalise_take_a_backup():
     snapshots = {a.name: a.snapshot for a in audit_actions.ACTIONS.values() if a.snapshot}
     assert snapshots == {"clock_stop": "clock_stop", "competition_finalise": "final"}
+
+
+def test_every_action_is_named_in_the_registry_by_its_stored_name():
+    # A service imports the action (`w.audit(FINISH_REGISTER, ...)`): a typo is an import
+    # error, and the row stores the same name as before the names were objects.
+    for action in audit_actions.ACTIONS.values():
+        assert getattr(audit_actions, action.name.upper()) is action
+
+
+@pytest.mark.django_db
+def test_a_named_action_stores_its_name(competition):
+    entry = audit_record(competition=competition, user=None, action=audit_actions.CLOCK_STOP)
+    assert AuditEntry.objects.get(pk=entry.pk).action == "clock_stop"
+
+
+ROOT = Path(__file__).resolve().parents[2]
+# `w.audit("…"` or `audit_record(… action="…"`: an action written as a free string.
+FREE_STRING = re.compile(r"""\.audit\(\s*["']|audit_record\([^)]*\baction=["']""")
+
+
+def test_no_call_site_names_an_action_by_a_free_string():
+    found = [
+        str(path.relative_to(ROOT))
+        for app in ("championships", "competition", "judging", "scoring", "config")
+        for path in sorted((ROOT / app).rglob("*.py"))
+        if "migrations" not in path.parts and FREE_STRING.search(path.read_text())
+    ]
+    assert found == []

@@ -12,7 +12,7 @@ import time
 import pytest
 from django.db import connection
 
-from tests.judging.day.checks import DESIGN_CODES
+from tests.judging.day.checks import CONTRACT_CODES
 from tests.judging.day.model import COVERAGE
 from tests.judging.test_stateful_day import day_staff, play_days  # noqa: F401 (fixture)
 
@@ -42,7 +42,7 @@ def test_the_days_reach_the_end_and_every_refusal(day_staff):  # noqa: F811
     for name, n in sorted(reached.items(), key=lambda item: item[1]):
         print(f"  {n:4d} {name}")
     assert reached["final"] >= days / 5, "fewer than a fifth of the days reach final"
-    missing = [code for code in DESIGN_CODES if not reached[f"refused {code}"]]
+    missing = [code for code in CONTRACT_CODES if not reached[f"refused {code}"]]
     assert not missing, f"refusals of the 409 codes of docs/contracts.md never reached: {missing}"
     for name in (
         "decided, then a judge's change",

@@ -7,10 +7,13 @@ members and contacts are gone after it); tests/project/test_mirror_processes.py 
 
 import json
 import re
+import threading
+import time
 from datetime import timedelta
 
 import pytest
 from django.core.cache import cache
+from django.db import connection, transaction
 from django.test import override_settings
 from django.utils import timezone, translation
 
@@ -242,3 +245,67 @@ def test_a_workers_memo_never_shows_an_older_version_than_any_worker_served(day,
         assert competition_state(day.slug).standings_version == state.standings_version + 1
         mirror_stamp.raise_to(day.slug, 1)  # never lowered
         assert mirror_stamp.seen(day.slug) == state.standings_version + 1
+
+
+@pytest.mark.parametrize("length", ["x", "²", "1e9", ""])
+def test_a_content_length_that_is_no_number_is_a_400_not_a_500(client, day, length):
+    with ON_MIRROR:
+        answer = client.post(
+            PUSH,
+            json.dumps(mirror.build(day)),
+            content_type="application/json",
+            headers={"Authorization": f"Mirror {TOKEN}"},
+            CONTENT_LENGTH=length,
+        )
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "bad_snapshot"
+    assert not MirrorState.objects.exists()
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="row locks and concurrent transactions need PostgreSQL (SQLite serialises all)",
+)
+@pytest.mark.django_db(transaction=True)
+def test_two_pushes_at_once_to_an_empty_mirror_never_go_back_a_version(day):
+    """Two pushers (an old one still running beside its restart) send v+1 and v at once to a
+    mirror that has never seen the competition: the older push waits and is refused, and
+    the mirror holds the newer version (it used to find no row to lock, insert behind the
+    newer one and overwrite it)."""
+    newer = mirror.build(day)
+    older = {**newer, "version": newer["version"] - 1}
+    Finish.objects.all().delete()  # (a puzzle is protected by its finishes)
+    Competition.objects.all().delete()  # an empty mirror
+    answers: list = []
+    pids: list = []
+
+    def push_older():
+        try:
+            connection.ensure_connection()
+            pids.append(connection.connection.info.backend_pid)
+            answers.append(mirror.apply(older))
+        finally:
+            connection.close()
+
+    with ON_MIRROR:
+        with transaction.atomic():
+            assert mirror.apply(newer)[0] == 200  # not committed yet
+            thread = threading.Thread(target=push_older)
+            thread.start()
+            with connection.cursor() as cursor:
+                deadline = time.monotonic() + 20
+                while not answers:
+                    if pids:
+                        cursor.execute("SELECT cardinality(pg_blocking_pids(%s))", [pids[0]])
+                        if cursor.fetchone()[0]:
+                            break  # the older push waits on the newer one's transaction
+                    assert time.monotonic() < deadline, "the older push never waited"
+                    time.sleep(0.02)
+        thread.join(timeout=30)
+    assert answers and answers[0][0] == 409, answers
+    assert answers[0][1]["code"] == "older_version"
+    assert (
+        Competition.objects.get(slug=newer["competition"]["slug"]).standings_version
+        == (newer["version"])
+    )
+    assert MirrorState.objects.get().version == newer["version"]

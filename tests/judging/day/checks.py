@@ -16,7 +16,7 @@ from scoring import rules
 
 # The 409 codes of docs/contracts.md "The HTTP API", in its order: the companion test asks for each
 # of them.
-DESIGN_CODES = (
+CONTRACT_CODES = (
     "final",
     "clock_not_started",
     "already_started",

@@ -51,7 +51,7 @@ from judging.models import Count, Finish, Objection
 from scoring.selectors import memo_clear
 from tests.judging.day.checks import (
     API_CODES,
-    DESIGN_CODES,
+    CONTRACT_CODES,
     Digest,
     digest_query,
     expected_rows,
@@ -65,7 +65,7 @@ TOLERANCE = (
     5  # seconds a tablet's clock may run ahead (docs/contracts.md "The edges that stay true")
 )
 JUDGES = ("judge1", "judge2")
-KNOWN_CODES = frozenset(DESIGN_CODES + API_CODES)
+KNOWN_CODES = frozenset(CONTRACT_CODES + API_CODES)
 SLUG = "dagen"
 STATUS = {"setup": "setup", "running": "running", "ended": "stopped", "final": "final"}
 

@@ -180,7 +180,7 @@ def test_control_room_panel_drives_the_screen(final, admin_user, client):
     final.refresh_from_db()
     assert (final.screen_mode, final.reveal_from, final.reveal_at) == ("reveal", 3, 3)
     # Odd input answers with a message, never a 500, and writes nothing.
-    for value in ("", "abc", "-1", "99999999999"):
+    for value in ("", "abc", "-1", "99999999999", "²", "٣"):
         response = client.post("/control/dm-2026/screen/reveal/start", {"from_place": value})
         assert response.status_code == 302
     client.post("/control/dm-2026/screen/mode", {"mode": "message", "message": "Pause"})

@@ -1,4 +1,4 @@
-"""The hall's pages: QR codes where people are, the judges' join sheet, the paper
+"""The tablets panel's pages: QR codes where people are, the judges' join sheet, the paper
 judge sheets ("dommerseddel") and entering them in the control room in h:mm:ss."""
 
 import io

@@ -1,4 +1,4 @@
-"""Fixtures for the hall: a competition whose time is up and whose every count is in."""
+"""Fixtures for the tablets panel: a competition whose time is up and whose every count is in."""
 
 from datetime import timedelta
 

@@ -1,4 +1,4 @@
-"""The hall in a browser: the judge page's heartbeat, finalise held back by a
+"""The tablets in a browser: the judge page's heartbeat, finalise held back by a
 tablet's waiting tap, and the new pages (big screen's QR, the control room's tablets, the
 join sheet, the paper judge sheets) with screenshots; no request leaves the hall."""
 

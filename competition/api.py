@@ -6,6 +6,7 @@ team's id, name, table and whether it still competes.
 
 from django.db import transaction
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -14,7 +15,7 @@ from rest_framework.views import APIView
 
 from competition import selectors, services
 from competition.inputs import DateTimeField
-from competition.models import Competition, Puzzle, Team
+from competition.models import Championship, Competition, Discipline, Puzzle, Team
 from competition.roles import ADMIN, DESK, JUDGE, IsAdmin, IsDesk, has_role
 
 
@@ -41,6 +42,7 @@ class CompetitionOutSerializer(serializers.ModelSerializer):
     clock = serializers.SerializerMethodField()
     check_in_deadline = serializers.DateTimeField(read_only=True)
     puzzles = PuzzleOutSerializer(many=True, read_only=True)
+    championship = serializers.SlugRelatedField(slug_field="slug", read_only=True)
 
     class Meta:
         model = Competition
@@ -59,6 +61,9 @@ class CompetitionOutSerializer(serializers.ModelSerializer):
             "final",
             "clock",
             "puzzles",
+            "championship",
+            "discipline",
+            "round",
         ]
 
     def get_status(self, obj) -> str:
@@ -125,6 +130,7 @@ class DeskTeamSerializer(serializers.ModelSerializer):
             "contact_email",
             "contact_phone",
             "notes",
+            "labels",
         ]
 
     def get_checked_in(self, obj) -> bool:
@@ -138,11 +144,26 @@ class CompetitionInSerializer(serializers.Serializer):
     venue = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
     starts_at = DateTimeField()
     duration_minutes = serializers.IntegerField(min_value=1, default=180)
-    max_at_table = serializers.IntegerField(min_value=1, default=4)
+    max_at_table = serializers.IntegerField(
+        min_value=1, required=False, help_text="Default: the discipline's (1, 2, 4)."
+    )
     hide_motifs = serializers.BooleanField(default=False)
     second_count = serializers.BooleanField(
         default=True, help_text="Every count needs a second, blind count before finalise."
     )
+    championship = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=Championship.objects.all(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The championship's short name; without it a championship of its own.",
+        error_messages={
+            "does_not_exist": _("There is no championship with the short name “{value}”.")
+        },
+    )
+    discipline = serializers.ChoiceField(choices=Discipline.choices, default=Discipline.TEAM)
+    round = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
 
 
 class PuzzleInSerializer(serializers.Serializer):
@@ -161,6 +182,13 @@ class TeamInSerializer(serializers.Serializer):
     contact_email = serializers.EmailField(required=False, allow_blank=True)
     contact_phone = serializers.CharField(max_length=40, required=False, allow_blank=True)
     notes = serializers.CharField(required=False, allow_blank=True)
+    labels = serializers.ListField(
+        child=serializers.CharField(max_length=30, allow_blank=True),
+        max_length=10,
+        required=False,
+        help_text="The entrant's labels (ung, senior, gæst): each has its own ranking "
+        "(standings `?label=`). When sent, they replace the entrant's labels.",
+    )
 
 
 class TeamPatchSerializer(serializers.Serializer):
@@ -187,11 +215,18 @@ class TeamPatchSerializer(serializers.Serializer):
     contact_email = serializers.EmailField(required=False, allow_blank=True)
     contact_phone = serializers.CharField(max_length=40, required=False, allow_blank=True)
     notes = serializers.CharField(required=False, allow_blank=True)
+    labels = serializers.ListField(
+        child=serializers.CharField(max_length=30, allow_blank=True),
+        max_length=10,
+        required=False,
+        help_text="The entrant's labels (ung, senior, gæst): each has its own ranking "
+        "(standings `?label=`). When sent, they replace the entrant's labels.",
+    )
 
 
 # --- views -----------------------------------------------------------------------------------
 def _competition(slug: str) -> Competition:
-    return selectors.competition_get(slug=slug, puzzles=True)
+    return selectors.competition_get(slug=slug, puzzles=True, related=("championship",))
 
 
 class CompetitionListView(APIView):
@@ -263,7 +298,12 @@ class TeamListView(APIView):
         competition = selectors.competition_get(slug=slug)
         data = TeamInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        team = services.team_create(competition=competition, by=request.user, **data.validated_data)
+        fields = dict(data.validated_data)
+        labels = fields.pop("labels", None)
+        with transaction.atomic():  # the team and its labels: all or nothing
+            team = services.team_create(competition=competition, by=request.user, **fields)
+            if labels:
+                team = services.team_labels_set(team=team, by=request.user, labels=labels)
         return Response(_team_answer(request, team), status=status.HTTP_201_CREATED)
 
 
@@ -299,6 +339,9 @@ class TeamDetailView(APIView):
             reason = fields.pop("reason")
             fee_paid = fields.pop("fee_paid", None)
             members = fields.pop("members", None)
+            labels = fields.pop("labels", None)
+            if labels is not None:
+                team = services.team_labels_set(team=team, by=by, labels=labels)
             if fields or members is not None:
                 team = services.team_update(team=team, by=by, members=members, **fields)
             if fee_paid is not None:

@@ -130,6 +130,39 @@ TEAM_CREATE = register(
     ),
 )
 TEAM_UPDATE = register("team_update", _("Team changed"), _("%(who)s changed the team"))
+TEAM_LABELS = register(
+    "team_labels",
+    _("Labels"),
+    lambda f: (
+        _("%(who)s gave the entrant the labels: %(labels)s")
+        % {"who": f.who, "labels": ", ".join(map(str, f.after.get("labels") or [])) or "—"}
+    ),
+)
+TEAM_ADVANCE = register(
+    "team_advance",
+    _("Went on from an earlier round"),
+    lambda f: (
+        _("%(who)s let the entrant go on from %(source)s at table %(table)s: %(members)s")
+        % {
+            "who": f.who,
+            "source": f.after.get("from", "—"),
+            "table": f.record.get("table", "—"),
+            "members": f.members,
+        }
+    ),
+)
+ADVANCE = register(
+    "advance",
+    _("Entrants went on"),
+    lambda f: (
+        _("%(who)s let %(n)s entrants go on from %(sources)s")
+        % {
+            "who": f.who,
+            "n": len(f.after.get("entrants", [])),
+            "sources": ", ".join(f.after.get("from", [])),
+        }
+    ),
+)
 
 # --- the competition, its puzzle sequence and its clock ----------------------------------
 COMPETITION_CREATE = register(

@@ -36,6 +36,7 @@ FIELD_LABELS = {
     "disqualified": gettext_lazy("Disqualified"),
     "disqualified_reason": gettext_lazy("Reason for disqualification"),
     "members": gettext_lazy("Members"),
+    "labels": gettext_lazy("Labels"),
     "slug": gettext_lazy("Short name"),
     "username": gettext_lazy("Username"),
     "tokens": gettext_lazy("API tokens revoked"),

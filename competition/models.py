@@ -9,6 +9,8 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Lower
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -66,8 +68,62 @@ class ScreenMode(models.TextChoices):
     TICKER = "ticker", _("The speaker's ticker")
 
 
+class Championship(models.Model):
+    """A championship holds competitions: disciplines and rounds of one event (docs/contracts.md
+    "A championship of several competitions"). Its slug shares one namespace with the
+    competitions' (`/<slug>/`), except that a competition's own championship (made with it,
+    one competition, the same slug and name) has the competition's slug."""
+
+    slug = models.SlugField(_("short name"), unique=True, validators=[validate_slug_not_reserved])
+    name = models.CharField(_("name"), max_length=200)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    starts_on = models.DateField(_("first day"), null=True, blank=True)
+    ends_on = models.DateField(_("last day"), null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("championship")
+        verbose_name_plural = _("championships")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(starts_on__isnull=True)
+                | Q(ends_on__isnull=True)
+                | Q(ends_on__gte=F("starts_on")),
+                name="championship_ends_after_start",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Discipline(models.TextChoices):
+    """Who sits at a table: one puzzler, a pair or a team (R17's limit: 1, 2, 4 by default)."""
+
+    INDIVIDUAL = "individual", _("Individuals")
+    PAIR = "pair", _("Pairs")
+    TEAM = "team", _("Teams")
+
+
+# The table limit a competition of each discipline gets unless another one is given.
+DEFAULT_AT_TABLE = {Discipline.INDIVIDUAL: 1, Discipline.PAIR: 2, Discipline.TEAM: 4}
+
+
 class Competition(models.Model):
     slug = models.SlugField(_("short name"), unique=True, validators=[validate_slug_not_reserved])
+    # Every competition belongs to a championship; one made without one gets its own
+    # (`save`: the same slug, name and venue), so every way of making one keeps this true.
+    championship = models.ForeignKey(
+        Championship,
+        on_delete=models.PROTECT,
+        related_name="competitions",
+        verbose_name=_("championship"),
+    )
+    discipline = models.CharField(
+        _("discipline"), max_length=12, choices=Discipline.choices, default=Discipline.TEAM
+    )
+    round = models.CharField(_("round"), max_length=100, blank=True, default="")
     name = models.CharField(_("name"), max_length=200)
     venue = models.CharField(_("venue"), max_length=200, blank=True)
     starts_at = models.DateTimeField(_("planned start"), validators=[validate_plausible_start])
@@ -125,6 +181,13 @@ class Competition(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        if self.championship_id is None:  # a competition of its own: its own championship
+            self.championship = Championship.objects.create(
+                slug=self.slug, name=self.name, venue=self.venue
+            )
+        super().save(*args, **kwargs)
 
     # --- the clock: competition/clock.py works it out; these read it ------------------------
     def clock(self, now: datetime | None = None) -> Clock:
@@ -196,6 +259,15 @@ class Competition(models.Model):
         Competition.objects.filter(pk=self.pk).update(standings_version=F("standings_version") + 1)
 
 
+@receiver(post_delete, sender=Competition)
+def _own_championship_goes_with_it(sender, instance: Competition, **kwargs) -> None:
+    """A competition deleted (the demo's reset) takes its own championship with it, so that its
+    short name is free again; a championship that holds other competitions stays."""
+    Championship.objects.filter(
+        pk=instance.championship_id, slug=instance.slug, competitions=None
+    ).delete()
+
+
 class Puzzle(models.Model):
     """One puzzle of the fixed sequence (R7)."""
 
@@ -235,6 +307,18 @@ class Team(models.Model):
     contact_email = models.EmailField(_("contact e-mail"), blank=True)
     contact_phone = models.CharField(_("contact phone"), max_length=40, blank=True)
     notes = models.TextField(_("notes"), blank=True)
+    # The entrant of an earlier round it went on from (advancing); its members are copies.
+    advanced_from = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="advanced_to",
+        verbose_name=_("went on from"),
+    )
+    # Labels the organiser gives an entrant ("ung", "senior", "gæst"): each label has its
+    # own ranking among the entrants carrying it (scoring/championship.py `label_ranking`).
+    labels = models.JSONField(_("labels"), default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

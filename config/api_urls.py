@@ -4,6 +4,7 @@ its docs."""
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+import championships.urls_api
 import competition.urls_api
 import judging.urls_api
 import scoring.urls_api
@@ -25,6 +26,7 @@ urlpatterns = [
                 competition.urls_api.urlpatterns
                 + judging.urls_api.urlpatterns
                 + scoring.urls_api.urlpatterns
+                + championships.urls_api.urlpatterns
                 + judging.urls_api.objections_urlpatterns,
                 "api",
             )

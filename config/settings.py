@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "competition",
     "judging",
     "scoring",
+    "championships",
 ]
 
 MIDDLEWARE = [

@@ -26,6 +26,7 @@ from scoring.selectors import (
     CACHE_SECONDS,
     api_body,
     competition_state,
+    label_body,
     memo_blobs,
     standings_for,
 )
@@ -134,6 +135,9 @@ class _PuzzleSerializer(serializers.Serializer):
 
 
 class StandingsSerializer(serializers.Serializer):
+    label = serializers.CharField(
+        required=False, help_text="With `?label=`: the label whose own ranking this is."
+    )
     competition = serializers.CharField(help_text="The competition's slug.")
     status = serializers.ChoiceField(choices=["setup", "running", "stopped", "final"])
     final = serializers.BooleanField()
@@ -154,7 +158,14 @@ class StandingsView(APIView):
                 OpenApiTypes.STR,
                 OpenApiParameter.HEADER,
                 description="The ETag of a previous answer: 304 when nothing changed.",
-            )
+            ),
+            OpenApiParameter(
+                "label",
+                OpenApiTypes.STR,
+                OpenApiParameter.QUERY,
+                description="Only the entrants with this label (ung, senior, gæst), ranked "
+                "among themselves by the same rules (their own ranks: 1, 2, 2, 4).",
+            ),
         ],
         responses={
             200: StandingsSerializer,
@@ -173,12 +184,19 @@ def standings_answer(request, slug: str, *, staff: bool) -> HttpResponse:
     status = state.status_at(timezone.now())
     blind = not sees_unconfirmed_counts(request.user)
     audience = ("-staff" if staff else "") + ("-blind" if staff and blind else "")
-    etag = f'"s{state.pk}-{state.standings_version}-{status}{audience}"'
+    label = _label(request)
+    # A label in the ETag and the cache key as its hex: any text, one safe token.
+    labelled = f"-l{label.encode().hex()}" if label is not None else ""
+    etag = f'"s{state.pk}-{state.standings_version}-{status}{audience}{labelled}"'
+
+    def of_label(body: dict) -> dict:
+        return body if label is None else label_body(state, body, label)
+
     if if_none_match(request, etag):
         response = HttpResponseNotModified()
     elif staff:
         body = standings_for(state, staff=True, status=status, blind=blind)
-        data = api_body(body, confirmed=not blind)
+        data = api_body(of_label(body), confirmed=not blind)
         if body["error"]:
             data["error"] = body["error"]
         response = HttpResponse(_dumps(data), content_type="application/json")
@@ -186,13 +204,21 @@ def standings_answer(request, slug: str, *, staff: bool) -> HttpResponse:
         response = cached_response(
             request,
             state,
-            f"standings-json:{state.pk}:{state.standings_version}:{status}",
-            lambda: _dumps(api_body(standings_for(state, status=status))),
+            f"standings-json:{state.pk}:{state.standings_version}:{status}{labelled}",
+            lambda: _dumps(api_body(of_label(standings_for(state, status=status)))),
             "application/json",
         )
     response["ETag"] = etag
     response["Cache-Control"] = STAFF_CACHE_CONTROL if staff else PUBLIC_CACHE_CONTROL
     return response
+
+
+def _label(request) -> str | None:
+    """`?label=` (trimmed, small letters, at most 30 characters as stored), or None."""
+    label = request.GET.get("label")
+    if label is None or not label.strip():
+        return None
+    return label.strip().lower()[:30]
 
 
 _standings_view = StandingsView.as_view()

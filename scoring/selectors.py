@@ -25,12 +25,13 @@ from django.utils.translation import gettext, pgettext
 
 from competition.models import Competition, Puzzle, Team
 from judging.models import Finish, Objection
-from scoring import formatting, mirror_stamp, rules
+from scoring import championship, formatting, mirror_stamp, rules
 
 __all__ = [
     "CACHE_SECONDS",
     "MEMO_SECONDS",
     "api_body",
+    "label_body",
     "competition_standings",
     "competition_state",
     "memo_blobs",
@@ -455,10 +456,46 @@ def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id) -> dict
     }
 
 
+def label_body(state: Competition, body: dict, label: str) -> dict:
+    """`body` (a standings body) with only the entrants that carry `label`, ranked among
+    themselves by the same rules (`championship.label_ranking`: 1, 2, 2, 4; disqualified
+    last); `label` says which. One query (the entrants' labels). While the final order is
+    held for the reveal (`held`) a label's ranking would tell it: no rows then."""
+    label = label.strip().lower()
+    if body.get("held"):
+        return {**body, "label": label, "standings": []}
+    carrying = {
+        pk
+        for pk, labels in Team.objects.filter(competition_id=state.pk).values_list("id", "labels")
+        if isinstance(labels, list) and label in labels
+    }
+    rows = {r["team"]["id"]: r for r in body["standings"]}
+    ranked = championship.label_ranking(
+        [
+            rules.Standing(
+                rank=r["rank"],
+                team=pk,
+                pieces=r["pieces"],
+                finished=r["finished"],
+                last_finish_seconds=r["last_finish_seconds"],
+                disqualified=r["disqualified"],
+            )
+            for pk, r in rows.items()
+        ],
+        carrying,
+    )
+    # The tie-break sentences name the entrant above in the whole ranking: not this one's.
+    standings = [
+        {**rows[s.team], "rank": s.rank, "tie_break": None, "tie_break_short": None} for s in ranked
+    ]
+    return {**body, "label": label, "standings": standings}
+
+
 def api_body(body: dict, *, confirmed: bool = False) -> dict:
     """Exactly the standings body of docs/contracts.md (no page extras); with `confirmed` (staff who
     may see an unconfirmed count) each row says whether its count is confirmed."""
     out = {
+        **({"label": body["label"]} if "label" in body else {}),
         "competition": body["competition"],
         "status": body["status"],
         "final": body["final"],

@@ -4,6 +4,7 @@ Import from here: `from competition.services import clock_start, team_create`. O
 per concept: setup (competition, puzzle sequence), teams, clock, screen, privacy, staff.
 """
 
+from competition.services.championships import championship_create
 from competition.services.clock import (
     STOP_UNDO_WINDOW,
     clock_correct,
@@ -31,18 +32,22 @@ from competition.services.staff import (
     staff_upsert,
 )
 from competition.services.teams import (
+    labels_clean,
     members_clean,
     next_free_table,
     team_check_in,
     team_check_in_undo,
     team_create,
     team_fee_set,
+    team_labels_set,
     team_update,
     team_withdraw,
     team_withdraw_undo,
 )
 
 __all__ = [
+    # championships
+    "championship_create",
     # clock
     "STOP_UNDO_WINDOW",
     "clock_correct",
@@ -72,6 +77,8 @@ __all__ = [
     "staff_token_issue",
     "staff_upsert",
     # teams
+    "labels_clean",
+    "team_labels_set",
     "members_clean",
     "next_free_table",
     "team_check_in",

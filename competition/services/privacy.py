@@ -105,7 +105,9 @@ def competition_erase_personal_data(*, competition: Competition, by) -> dict:
     confirm are deleted; teams, finishes and counts stay.
 
     Only for a past competition: its results must be final (R20), so nothing is lost that
-    an objection could still need.
+    an objection could still need. The rounds its entrants went on to hold copies of their
+    members and contacts (`Team.advanced_from`): they are erased with it (the whole of each
+    such round, and the rounds after it), and each must be final too.
     """
     competition = Competition.objects.select_for_update().get(pk=competition.pk)
     if not competition.is_final:
@@ -113,6 +115,23 @@ def competition_erase_personal_data(*, competition: Competition, by) -> dict:
             "not_final",
             _("Personal data can only be erased once the results are final."),
         )
+    later = list(
+        Competition.objects.filter(teams__advanced_from__competition=competition)
+        .distinct()
+        .order_by("pk")
+    )
+    waiting = [c for c in later if not c.is_final]
+    if waiting:
+        raise Refusal(
+            "not_final",
+            _(
+                "Entrants went on from here to %(rounds)s, which hold copies of their personal "
+                "data and are not final yet: erase once they are."
+            )
+            % {"rounds": ", ".join(f"“{c.name}”" for c in waiting)},
+        )
+    for round_ in later:
+        competition_erase_personal_data(competition=round_, by=by)
     teams = Team.objects.filter(competition=competition)
     members = Member.objects.filter(team__competition=competition)
     entries = AuditEntry.objects.filter(competition=competition).exclude(

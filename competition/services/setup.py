@@ -19,8 +19,8 @@ from competition.audit_actions import (
 )
 from competition.errors import Refusal, Vanished
 from competition.inputs import SMALLINT_MAX
-from competition.models import Competition, Puzzle
-from competition.slugs import slug_valid
+from competition.models import DEFAULT_AT_TABLE, Championship, Competition, Discipline, Puzzle
+from competition.services.championships import own_championship, slug_check, validate_slug
 from competition.writes import Write, write
 from scoring import rules
 
@@ -33,8 +33,6 @@ __all__ = [
     "puzzle_sequence_set",
 ]
 
-# Paths under /desk/ and /control/ that are not competitions.
-_EXTRA_RESERVED = frozenset({"new"})
 COMPETITION_FIELDS = (
     "slug",
     "name",
@@ -69,23 +67,6 @@ def _ensure_setup(competition: Competition) -> None:
 
 
 # --- competition -----------------------------------------------------------------------------
-def _validate_slug(slug: str) -> None:
-    if not slug_valid(slug):
-        raise ValidationError(
-            {
-                "slug": _(
-                    "The short name may only hold the small letters a–z, digits and hyphens, "
-                    "e.g. dm-2027 (æ, ø and å are written ae, oe and aa)."
-                )
-            }
-        )
-    if slug.lower() in _EXTRA_RESERVED:
-        raise ValidationError(
-            {"slug": _("“%(slug)s” is used by the app itself; choose another short name.")},
-            params={"slug": slug},
-        )
-
-
 @transaction.atomic
 def competition_create(
     *,
@@ -94,14 +75,40 @@ def competition_create(
     name: str,
     starts_at: datetime,
     duration_minutes: int = 180,
-    max_at_table: int = 4,
+    max_at_table: int | None = None,
     venue: str = "",
     hide_motifs: bool = False,
     second_count: bool = True,
+    championship: Championship | None = None,
+    discipline: str = Discipline.TEAM,
+    round: str = "",
 ) -> Competition:
-    """Create a competition in setup (no puzzles yet; add them with puzzle_add)."""
-    _validate_slug(slug)
+    """Create a competition in setup (no puzzles yet; add them with puzzle_add), in
+    `championship` or else in a championship of its own (its slug, name and venue). The
+    table limit is the discipline's (1, 2, 4) unless `max_at_table` is given."""
+    validate_slug(slug)
+    slug_check(slug)
+    if discipline not in Discipline.values:
+        raise ValidationError({"discipline": _("Choose individuals, pairs or teams.")})
+    if championship is None:
+        championship = own_championship(slug=slug, name=name, venue=venue)
+    elif Competition.objects.filter(championship=championship, slug=championship.slug).exists():
+        # A competition's own championship stays its alone (`/<slug>/` is the competition's).
+        raise ValidationError(
+            {
+                "championship": _(
+                    "“%(name)s” is the championship of one competition alone; make a "
+                    "championship for several competitions and put them in it."
+                )
+                % {"name": championship.name}
+            }
+        )
+    if max_at_table is None:
+        max_at_table = DEFAULT_AT_TABLE[Discipline(discipline)]
     competition = Competition(
+        championship=championship,
+        discipline=discipline,
+        round=round,
         slug=slug,
         name=name,
         starts_at=starts_at,
@@ -138,7 +145,14 @@ def competition_update(*, competition: Competition, by, **fields) -> Competition
         if not changed:
             return competition
         if "slug" in changed:
-            _validate_slug(changed["slug"])
+            validate_slug(changed["slug"])
+            slug_check(changed["slug"], competition=competition)
+            own = competition.championship.slug == competition.slug
+            if own and competition.championship.competitions.count() == 1:
+                # a championship of its own keeps the competition's slug
+                Championship.objects.filter(pk=competition.championship_id).update(
+                    slug=changed["slug"]
+                )
         before = _competition_snapshot(competition)
         for f, v in changed.items():
             setattr(competition, f, v)

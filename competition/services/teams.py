@@ -12,6 +12,7 @@ from competition.audit_actions import (
     TEAM_CREATE,
     TEAM_FEE_PAID,
     TEAM_FEE_UNPAID,
+    TEAM_LABELS,
     TEAM_UPDATE,
     TEAM_WITHDRAW,
     TEAM_WITHDRAW_UNDO,
@@ -23,6 +24,8 @@ from competition.roles import ADMIN, has_role
 from competition.writes import write
 
 __all__ = [
+    "labels_clean",
+    "team_labels_set",
     "team_create",
     "team_update",
     "team_fee_set",
@@ -93,6 +96,44 @@ def members_clean(members: Iterable[dict]) -> list[dict]:
     if errors:
         raise ValidationError({"members": errors})
     return cleaned
+
+
+LABELS_MAX, LABEL_LENGTH = 10, 30
+
+
+def labels_clean(labels: Iterable[str]) -> list[str]:
+    """An entrant's labels as stored: trimmed, in small letters, each once, in the order
+    given; blanks dropped. Raises ValidationError({"labels": ...}) for too many or too long."""
+    cleaned: list[str] = []
+    for raw in labels:
+        label = str(raw).strip().lower()
+        if label and label not in cleaned:
+            cleaned.append(label)
+    if len(cleaned) > LABELS_MAX or any(len(label) > LABEL_LENGTH for label in cleaned):
+        raise ValidationError(
+            {
+                "labels": [
+                    _("At most %(n)s labels, each of at most %(length)s characters.")
+                    % {"n": LABELS_MAX, "length": LABEL_LENGTH}
+                ]
+            }
+        )
+    return cleaned
+
+
+def team_labels_set(*, team: Team, by, labels: Iterable[str]) -> Team:
+    """Give the entrant these labels (replacing its labels); audited; a label's ranking
+    follows (the standings version is bumped)."""
+    labels = labels_clean(labels)
+    with write(team=team, by=by) as w:
+        team = w.team
+        if team.labels == labels:
+            return team
+        before = {"labels": team.labels}
+        team.labels = labels
+        team.save(update_fields=["labels"])
+        w.audit(TEAM_LABELS, before=before, after={"labels": labels})
+        return team
 
 
 def _check_name_and_table(competition: Competition, name: str, table, exclude_pk=None) -> None:

@@ -33,7 +33,11 @@ class ClockStopInSerializer(serializers.Serializer):
 
 
 def _competition_answer(competition: Competition) -> Response:
-    competition = Competition.objects.prefetch_related("puzzles").get(pk=competition.pk)
+    competition = (
+        Competition.objects.prefetch_related("puzzles")
+        .select_related("championship")
+        .get(pk=competition.pk)
+    )
     return Response(CompetitionOutSerializer(competition, context={"staff": True}).data)
 
 

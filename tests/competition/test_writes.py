@@ -79,7 +79,7 @@ def test_final_is_refused_before_the_body_unless_a_recall_answers(competition, t
 
 # What a service must not do by hand: the write does it.
 BY_HAND = re.compile(r"\b(lock_team|lock_competition|ensure_not_final)\(|\.bump_standings\(")
-CONVERTED = ["judging/services", "competition/services"]
+CONVERTED = ["judging/services", "competition/services", "championships/services"]
 
 
 def test_no_service_takes_the_locks_checks_final_or_bumps_the_version_by_hand():

@@ -31,7 +31,10 @@ def test_existing_request_ids_are_copied_and_then_undone_when_their_record_goes(
     old = migrate(BEFORE)
     try:
         Competition = old.get_model("competition", "Competition")
+        # competition is at its latest here: a competition belongs to a championship.
+        own = old.get_model("competition", "Championship").objects.create(slug="gammel", name="G")
         competition = Competition.objects.create(
+            championship=own,
             slug="gammel",
             name="Gammel",
             starts_at=timezone.now(),

@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
-from competition.models import AuditEntry, Competition, Member, Puzzle, Team
+from competition.models import AuditEntry, Championship, Competition, Member, Puzzle, Team
 from competition.services import staff_upsert
 from judging.models import Count, Finish, Objection, RequestId, Tablet, Warning
 from tests.factories import MemberFactory
@@ -52,6 +52,22 @@ ROUTES = [
         201,
     ),
     ("GET", f"/api/v1/competitions/{S}/", None, EVERYONE, 200),
+    ("GET", "/api/v1/championships/", None, EVERYONE, 200),
+    (
+        "POST",
+        "/api/v1/championships/",
+        {"slug": "mesterskab", "name": "Mesterskab"},
+        ONLY_ADMIN,
+        201,
+    ),
+    ("GET", f"/api/v1/championships/{S}/", None, EVERYONE, 200),
+    (
+        "POST",
+        f"/api/v1/competitions/{S}/advance",
+        {"from": ["heat"], "best": 1},
+        ONLY_ADMIN,
+        (409, "already_started"),
+    ),
     (
         "POST",
         f"/api/v1/competitions/{S}/puzzles/",
@@ -388,6 +404,7 @@ def world(competition, teams):
 def snapshot() -> tuple:
     """Everything a write could change."""
     models = (
+        Championship,
         Competition,
         Puzzle,
         Team,

@@ -1,0 +1,254 @@
+"""Advancing (docs/contracts.md "A championship of several competitions"): a round takes its
+entrants from the final standings of earlier rounds, the best N of each or the best N of all
+(R11; `scoring/championship.py` decides who). The head judge advances once the sources are
+final; a tie at the cut is shown (409 `tie_at_cut`) and decided by taking the whole tie or
+choosing, audited. The advanced entrants are new teams of the round with the names, members
+and contacts of their source team (`Team.advanced_from`); the sources never change.
+
+The same advance again answers the entrants it made (nothing is made twice); another advance
+from a source that already advanced into the round is refused (`already_advanced`).
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+from competition.audit_actions import ADVANCE, TEAM_ADVANCE
+from competition.errors import Refusal
+from competition.models import Competition, Member, Team
+from competition.writes import write
+from judging.models import Count, Finish
+from scoring import championship, rules
+from scoring.selectors import standings_for
+
+__all__ = ["Advanced", "advance"]
+
+
+@dataclass(frozen=True)
+class Advanced:
+    """An entrant of the round and the source round it went on from."""
+
+    team: Team
+    source: Competition
+
+
+def _sources(target: Competition, slugs: Sequence[str]) -> list[Competition]:
+    """The source rounds by slug: each once, of the target's championship, not the target."""
+    if not slugs:
+        raise ValidationError({"from": [_("Name at least one earlier round.")]})
+    if len(set(slugs)) != len(slugs):
+        raise ValidationError({"from": [_("A round is named more than once.")]})
+    found = {c.slug: c for c in Competition.objects.filter(slug__in=slugs)}
+    errors = []
+    for slug in slugs:
+        source = found.get(slug)
+        if source is None:
+            errors.append(
+                _("There is no competition with the short name “%(slug)s”.") % {"slug": slug}
+            )
+        elif source.pk == target.pk:
+            errors.append(_("A round cannot take its entrants from itself."))
+        elif source.championship_id != target.championship_id:
+            errors.append(_("“%(name)s” is not of this championship.") % {"name": source.name})
+    if errors:
+        raise ValidationError({"from": errors})
+    return [found[slug] for slug in slugs]
+
+
+def _ensure_not_started(target: Competition) -> None:
+    """Entrants join a round before its clock starts and before it has any results."""
+    results = (
+        Finish.objects.filter(team__competition=target).exists()
+        or Count.objects.filter(team__competition=target).exists()
+    )
+    if target.started_at is not None or results:
+        raise Refusal(
+            "already_started",
+            _("The clock of “%(name)s” has started; its entrants can no longer change.")
+            % {"name": target.name},
+        )
+
+
+def _standings(source: Competition) -> list[rules.Standing]:
+    """A final round's standings (staff: every count is confirmed once final)."""
+    body = standings_for(source, staff=True, status="final")
+    return [
+        rules.Standing(
+            rank=row["rank"],
+            team=row["team"]["id"],
+            pieces=row["pieces"],
+            finished=row["finished"],
+            last_finish_seconds=row["last_finish_seconds"],
+            disqualified=row["disqualified"],
+        )
+        for row in body["standings"]
+    ]
+
+
+def _entrant(e: championship.Entrant, names: dict[int, str]) -> dict:
+    return {"id": e.team, "name": names[e.team], "from": e.source}
+
+
+def _free_name(name: str, source: Competition, taken: set[str]) -> str:
+    """The entrant's name, or with its round's name after it when the round has one like it
+    ("Anna (Indledende runde B)"): names are unique within a competition."""
+    candidate, n = name, 1
+    while candidate.casefold() in taken:
+        n += 1
+        label = source.round or source.name
+        candidate = f"{name} ({label})" if n == 2 else f"{name} ({label} {n})"
+    taken.add(candidate.casefold())
+    return candidate[:120]
+
+
+def advance(
+    *,
+    competition: Competition,
+    sources: Sequence[str],
+    best: int,
+    per_source: bool = True,
+    include_tied: bool = False,
+    choose: Sequence[int] | None = None,
+    by,
+) -> list[Advanced]:
+    """Advance the best `best` entrants of the rounds `sources` (slugs) into `competition`:
+    of each (`per_source`) or of all together. Refused (409): `final`, `already_started`,
+    `sources_not_final`, `tie_at_cut` (naming the tied entrants; `include_tied` or `choose`
+    decides), `already_advanced`. Returns the advanced entrants in R11 order."""
+    if best < 1:
+        raise ValidationError({"best": [_("At least one entrant goes on.")]})
+    with write(competition=competition, by=by) as w:
+        target = w.competition
+        _ensure_not_started(target)
+        rounds = _sources(target, sources)
+        waiting = [s for s in rounds if not s.is_final]
+        if waiting:
+            raise Refusal(
+                "sources_not_final",
+                _("The results of %(names)s are not final yet.")
+                % {"names": ", ".join(f"“{s.name}”" for s in waiting)},
+                sources=[s.slug for s in waiting],
+            )
+        by_slug = {s.slug: s for s in rounds}
+        result = championship.advancing(
+            {s.slug: _standings(s) for s in rounds}, best=best, per_source=per_source
+        )
+        everyone = [*result.sure, *result.tied]
+        source_of = {e.team: e.source for e in everyone}
+        teams = {
+            t.pk: t
+            for t in Team.objects.filter(pk__in=[e.team for e in everyone]).prefetch_related(
+                "members"
+            )
+        }
+        names = {pk: t.name for pk, t in teams.items()}
+        pairs = None
+        if choose is not None:
+            tied = {e.team for e in result.tied}
+            strays = [pk for pk in choose if pk not in tied]
+            if strays:
+                raise ValidationError(
+                    {"choose": [_("Choose only among the entrants tied at the cut.")]}
+                )
+            pairs = [(source_of[pk], pk) for pk in choose]
+        existing = list(
+            Team.objects.filter(competition=target, advanced_from__competition__in=rounds)
+            .select_related("advanced_from")
+            .order_by("pk")
+        )
+        try:
+            chosen = championship.decide(result, include_tied=include_tied, choose=pairs)
+        except rules.RuleViolation as exc:
+            if existing:
+                chosen = None
+            elif exc.code == "tie_at_cut":
+                raise Refusal(
+                    "tie_at_cut",
+                    _(
+                        "%(n)s entrants are tied at the cut for %(seats)s places: take them "
+                        "all (include_tied) or choose who goes on (choose)."
+                    )
+                    % {"n": len(result.tied), "seats": sum(t.seats for t in result.ties)},
+                    tied=[_entrant(e, names) for e in result.tied],
+                    ties=[
+                        {
+                            "from": tie.source,
+                            "seats": tie.seats,
+                            "tied": [_entrant(e, names) for e in tie.tied],
+                        }
+                        for tie in result.ties
+                    ],
+                ) from None
+            else:  # choose_count: `choose` is among the tied (above)
+                raise ValidationError(
+                    {"choose": [_("Choose exactly as many of each tie as there are places left.")]}
+                ) from None
+        if existing:
+            # The same advance again answers what it made; another one is refused.
+            made = {t.advanced_from_id for t in existing}
+            if chosen is not None and made == {e.team for e in chosen}:
+                order = {e.team: i for i, e in enumerate(chosen)}
+                existing.sort(key=lambda t: order[t.advanced_from_id])
+                return [Advanced(t, by_slug[source_of[t.advanced_from_id]]) for t in existing]
+            raise Refusal(
+                "already_advanced",
+                _("Entrants from these rounds have already gone on to “%(name)s”.")
+                % {"name": target.name},
+            )
+        assert chosen is not None
+        taken_names = {
+            n.casefold()
+            for n in Team.objects.filter(competition=target).values_list("name", flat=True)
+        }
+        tables = set(Team.objects.filter(competition=target).values_list("table", flat=True))
+        advanced = []
+        table = 0
+        for e in chosen:
+            source_team, source = teams[e.team], by_slug[e.source]
+            table += 1
+            while table in tables:
+                table += 1
+            team = Team.objects.create(
+                competition=target,
+                name=_free_name(source_team.name, source, taken_names),
+                table=table,
+                contact_name=source_team.contact_name,
+                contact_email=source_team.contact_email,
+                contact_phone=source_team.contact_phone,
+                advanced_from=source_team,
+            )
+            Member.objects.bulk_create(
+                Member(team=team, name=m.name, under_15=m.under_15, guardian=m.guardian)
+                for m in source_team.members.all()
+            )
+            w.audit(
+                TEAM_ADVANCE,
+                team=team,
+                after={
+                    "name": team.name,
+                    "table": team.table,
+                    "from": source.slug,
+                    "advanced_from": source_team.pk,
+                    "members": [
+                        {"name": m.name, "under_15": m.under_15, "guardian": m.guardian}
+                        for m in source_team.members.all()
+                    ],
+                },
+            )
+            advanced.append(Advanced(team, source))
+        w.audit(
+            ADVANCE,
+            team=None,
+            after={
+                "from": [s.slug for s in rounds],
+                "best": best,
+                "per_source": per_source,
+                "tied": [_entrant(e, names) for e in result.tied],
+                "include_tied": include_tied,
+                "choose": list(choose) if choose is not None else None,
+                "entrants": [{"id": a.team.pk, "from": a.source.slug} for a in advanced],
+            },
+        )
+        return advanced

@@ -17,6 +17,8 @@ SERVED = {
     "api:competitions",
     "api:competition",
     "api:standings",
+    "api:championships",
+    "api:championship",
     "api:mirror-age",
     "api:mirror-push",
 }

@@ -16,19 +16,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import datetime
+from datetime import date, datetime
 
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
+from django.utils.dateparse import parse_date, parse_datetime
 
-from competition.models import Competition, Puzzle, Team
+from competition.models import Championship, Competition, Puzzle, Team
 from judging.models import Count, Finish, Objection
 from scoring.models import MirrorState
 from scoring.selectors import standings_for
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the championship, the discipline and the round
 _INT, _STR, _BOOL = int, str, bool
 _OPT_INT, _OPT_STR = (int, None), (str, None)
 COMPETITION = {
@@ -49,6 +49,15 @@ COMPETITION = {
     "reveal_from": _OPT_INT,
     "reveal_at": _OPT_INT,
     "hold_results": _BOOL,
+    "discipline": _STR,
+    "round": _STR,
+}
+CHAMPIONSHIP = {
+    "slug": _STR,
+    "name": _STR,
+    "venue": _STR,
+    "starts_on": _OPT_STR,
+    "ends_on": _OPT_STR,
 }
 PUZZLE = {"id": _INT, "position": _INT, "title": _STR, "brand": _STR, "pieces": _INT}
 FINISH = {"puzzle": _INT, "elapsed_seconds": _INT, "missing": [_INT]}
@@ -65,6 +74,7 @@ TEAM = {
 SCHEMA = {
     "schema": _INT,
     "version": _INT,
+    "championship": CHAMPIONSHIP,
     "competition": COMPETITION,
     "puzzles": [PUZZLE],
     "teams": [TEAM],
@@ -82,7 +92,7 @@ def is_mirror() -> bool:
     return bool(settings.MIRROR_TOKEN) and not settings.MIRROR_URL
 
 
-def _iso(value: datetime | None) -> str | None:
+def _iso(value: date | datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
@@ -125,9 +135,17 @@ def build(state: Competition) -> dict:
     fields["id"] = competition.pk
     for name in ("starts_at", "started_at", "stopped_at", "finalised_at"):
         fields[name] = _iso(fields[name])
+    championship = competition.championship
     snapshot = {
         "schema": SCHEMA_VERSION,
         "version": body["version"],
+        "championship": {
+            "slug": championship.slug,
+            "name": championship.name,
+            "venue": championship.venue,
+            "starts_on": _iso(championship.starts_on),
+            "ends_on": _iso(championship.ends_on),
+        },
         "competition": fields,
         "puzzles": puzzles,
         "teams": teams,
@@ -174,6 +192,10 @@ def validate(snapshot) -> None:
         value = snapshot["competition"][name]
         if value is not None and parse_datetime(value) is None:
             raise SnapshotError(f"snapshot.competition.{name}: not a time")
+    for name in ("starts_on", "ends_on"):
+        value = snapshot["championship"][name]
+        if value is not None and parse_date(value) is None:
+            raise SnapshotError(f"snapshot.championship.{name}: not a date")
 
 
 def _one_push_at_a_time(slug: str) -> None:
@@ -211,8 +233,19 @@ def apply(snapshot: dict) -> tuple[int, dict]:
         fields = {k: v for k, v in c.items() if k != "id"}
         for name in ("starts_at", "started_at", "stopped_at", "finalised_at"):
             fields[name] = parse_datetime(fields[name]) if fields[name] else None
+        ch = snapshot["championship"]
+        championship, _created = Championship.objects.update_or_create(
+            slug=ch["slug"],
+            defaults={
+                "name": ch["name"],
+                "venue": ch["venue"],
+                "starts_on": parse_date(ch["starts_on"]) if ch["starts_on"] else None,
+                "ends_on": parse_date(ch["ends_on"]) if ch["ends_on"] else None,
+            },
+        )
         competition, _created = Competition.objects.update_or_create(
-            pk=c["id"], defaults={**fields, "standings_version": version}
+            pk=c["id"],
+            defaults={**fields, "championship": championship, "standings_version": version},
         )
         _replace_rows(competition, snapshot)
         MirrorState.objects.update_or_create(

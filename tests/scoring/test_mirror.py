@@ -9,7 +9,7 @@ import json
 import re
 import threading
 import time
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 from django.core.cache import cache
@@ -17,7 +17,7 @@ from django.db import connection, transaction
 from django.test import override_settings
 from django.utils import timezone, translation
 
-from competition.models import Competition, Member, Team
+from competition.models import Championship, Competition, Member, Team
 from judging.models import Count, Finish, Objection
 from scoring import mirror
 from scoring.models import MirrorState
@@ -309,3 +309,36 @@ def test_two_pushes_at_once_to_an_empty_mirror_never_go_back_a_version(day):
         == (newer["version"])
     )
     assert MirrorState.objects.get().version == newer["version"]
+
+
+def test_a_round_of_a_championship_is_mirrored_with_its_championship_discipline_and_round(
+    client, day
+):
+    own = day.championship
+    dm = Championship.objects.create(
+        slug="dm-2027", name="DM i puslespil 2027", venue="Ry", starts_on=date(2027, 3, 6)
+    )
+    Competition.objects.filter(pk=day.pk).update(championship=dm, discipline="pair", round="Finale")
+    own.delete()
+    day.refresh_from_db()
+    day.bump_standings()
+
+    def public_api():
+        cache.clear()
+        memo_clear()
+        competition = client.get(f"/api/v1/competitions/{day.slug}/").json()
+        competition["clock"].pop("elapsed_seconds")
+        competition["clock"].pop("remaining_seconds")
+        return competition, client.get("/api/v1/championships/dm-2027/").json()
+
+    hall = public_api()
+    assert hall[0]["discipline"] == "pair" and hall[0]["round"] == "Finale"
+    snapshot = mirror.build(day)
+    assert snapshot["championship"]["slug"] == "dm-2027"
+    Objection.objects.all().delete()
+    Finish.objects.all().delete()
+    Competition.objects.all().delete()
+    Championship.objects.all().delete()  # a mirror that never saw the championship
+    with ON_MIRROR:
+        assert _push(client, snapshot).status_code == 200
+        assert public_api() == hall

@@ -24,6 +24,25 @@ def _clear_cache():
 
 
 @pytest.fixture
+def memo_clock(monkeypatch):
+    """The public reads' 1 s memo (scoring/selectors.py) on a clock the test moves with
+    `.advance(seconds)`: a query count "within the second" holds however slow the machine
+    is (on a busy one, 300 teams' standings took longer than the second)."""
+    import types
+
+    from scoring import selectors
+
+    now = [1000.0]
+
+    def advance(seconds: float) -> None:
+        now[0] += seconds
+
+    clock = types.SimpleNamespace(monotonic=lambda: now[0], advance=advance)
+    monkeypatch.setattr(selectors, "time", clock)
+    return clock
+
+
+@pytest.fixture
 def make_user(db):
     def make(role: str | None, username: str | None = None):
         from django.contrib.auth import get_user_model

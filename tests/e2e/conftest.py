@@ -12,10 +12,16 @@ import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM calls from the test
 # body are still plain synchronous calls.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+# A state may take long to come on a busy machine (three taps sent one by one took 6 s
+# beside a second suite and two busy loops); waiting longer for a state never makes a test
+# flaky, only a failing one slower. Playwright's default is 5 s.
+expect.set_options(timeout=20_000)
 
 # Debian's Chromium wherever the PATH has it (/usr/bin/chromium on Debian); never a download.
 CHROMIUM = shutil.which("chromium")

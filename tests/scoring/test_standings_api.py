@@ -75,7 +75,7 @@ def test_a_change_gives_a_new_etag_and_the_new_standings(api, live):
 
 
 @pytest.mark.parametrize("n", [5, 300])
-def test_queries_do_not_grow_with_the_teams(api, db, n, django_assert_max_num_queries):
+def test_queries_do_not_grow_with_the_teams(api, db, n, django_assert_max_num_queries, memo_clock):
     c, puzzles = running_competition(pieces=(500,) * 8)
     many_teams(c, puzzles, n)
     with django_assert_max_num_queries(4):

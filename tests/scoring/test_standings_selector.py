@@ -142,14 +142,18 @@ def test_loaded_in_the_same_number_of_queries_for_5_and_300_teams(
 
 
 def test_a_second_reader_costs_one_small_query_and_none_within_a_second(
-    board, django_assert_num_queries
+    board, django_assert_num_queries, memo_clock
 ):
     c, _ = board
     competition_standings(c)
     memo_clear()  # another process: reads the version, finds the standings in the cache
     with django_assert_num_queries(1):
         competition_standings(c)
+    memo_clock.advance(0.9)
     with django_assert_num_queries(0):  # the same process within the second
+        competition_standings(c)
+    memo_clock.advance(0.2)
+    with django_assert_num_queries(1):  # the second is over: the version is read again
         competition_standings(c)
 
 

@@ -266,7 +266,7 @@ def programme(request, slug):
     context = {
         "championship": championship,
         "items": items,
-        "url": reverse("public:leaderboard", args=[championship.slug]),
+        "url": reverse("public:programme", args=[championship.slug]),
         "live": any(item["status"] != "final" for item in items),
         "poll_seconds": POLL_SECONDS,
     }

@@ -23,7 +23,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone, translation
 from django.utils.translation import gettext, pgettext
 
-from competition.models import Competition, Puzzle, Team
+from competition.models import Championship, Competition, Puzzle, Team
 from judging.models import Finish, Objection
 from scoring import championship, formatting, mirror_stamp, rules
 
@@ -36,6 +36,7 @@ __all__ = [
     "competition_state",
     "memo_blobs",
     "memo_clear",
+    "programme",
     "reveal_places",
     "standings_for",
     "standings_key",
@@ -111,6 +112,22 @@ def competition_state(slug: str, *, fresh: bool = False) -> Competition | None:
                 _memo.clear()
             _memo[slug] = (state, now, {})
     return state
+
+
+def programme(slug: str) -> tuple[Championship, list[Competition]] | None:
+    """A championship's programme (`/<slug>/` of a championship): the championship and its
+    competitions' states, by planned start then name, in two queries whatever their number
+    (each competition's standings then come from `standings_for`, cached per version). None
+    when no championship has `slug`."""
+    championship = Championship.objects.filter(slug=slug).first()
+    if championship is None:
+        return None
+    competitions = list(
+        Competition.objects.only(*STATE_FIELDS, "championship_id", "discipline", "round")
+        .filter(championship_id=championship.pk)
+        .order_by("starts_at", "name", "id")
+    )
+    return championship, competitions
 
 
 def memo_blobs(state: Competition) -> dict:

@@ -10,6 +10,9 @@ urlpatterns = [
     path("", v.home, name="home"),
     path("rules/", v.rules, name="rules"),
     path("<slug:slug>/", v.leaderboard, name="leaderboard"),
+    # Championships and competitions share `/<slug>/`: the same view answers a championship's
+    # slug with its programme (`v.programme`); this name is for reverse() and the walks.
+    path("<slug:slug>/", v.leaderboard, name="programme"),
     path("<slug:slug>/screen/", v.screen, name="screen"),
     path("<slug:slug>/qr.svg", v.qr, name="qr"),
     path("<slug:slug>/teams/<id:team_id>/", v.team, name="team"),

@@ -27,6 +27,7 @@ from django.views.decorators.clickjacking import xframe_options_sameorigin
 from competition.cells import csv_writer
 from competition.models import Competition, Status
 from competition.qr import absolute_url, qr_svg
+from scoring import selectors
 from scoring.api import cached_response, if_none_match, is_staff, sees_unconfirmed_counts
 from scoring.charts import race_chart
 from scoring.follow import feed_items, projection
@@ -167,8 +168,15 @@ def _live_html(state, status, staff, lang, kind, blind=True) -> str:
     return html.decode()
 
 
-def _live_page(request, slug, kind):
-    state, staff = _state(request, slug)
+def _live_page(request, slug, kind, otherwise=None):
+    """The live page of the competition `slug`; when there is none, `otherwise(request, slug)`
+    answers (default: 404)."""
+    try:
+        state, staff = _state(request, slug)
+    except Http404:
+        if otherwise is None:
+            raise
+        return otherwise(request, slug)
     blind = not sees_unconfirmed_counts(request.user)
     status = str(state.status_at(timezone.now()))
     lang = _language()
@@ -219,8 +227,56 @@ def _live_page(request, slug, kind):
 
 
 def leaderboard(request, slug):
-    """R1, R11: the live leaderboard; with `HX-Request: true` only its live part."""
-    return _live_page(request, slug, "leaderboard")
+    """R1, R11: the live leaderboard; with `HX-Request: true` only its live part. Slugs of
+    championships and competitions share `/<slug>/`: a slug that is no competition's but a
+    championship's shows that championship's programme."""
+    return _live_page(request, slug, "leaderboard", otherwise=programme)
+
+
+LEADERS = 3  # the programme shows each competition's first three
+
+
+def programme(request, slug):
+    """A championship's programme: each competition with its discipline, round, status, clock
+    and leaders (the public, blind standings: no personal data), linking to its leaderboard.
+    Two queries whatever the number of competitions and entrants once their standings are
+    cached; with `HX-Request: true` only its live part (polled while one is not final)."""
+    found = selectors.programme(slug)
+    if found is None:
+        raise Http404("No such competition.")
+    championship, competitions = found
+    now = timezone.now()
+    items = []
+    for c in competitions:
+        status = str(c.status_at(now))
+        body = standings_for(c, status=status)
+        leaders = []
+        if status != "setup" and not body["held"]:
+            leaders = [r for r in body["standings"] if r["pieces"] > 0 and not r["disqualified"]]
+        items.append(
+            {
+                "c": c,
+                "status": status,
+                "status_label": Status(status).label,
+                "clock": c.clock(now),
+                "leaders": leaders[:LEADERS],
+                "held": body["held"],
+            }
+        )
+    context = {
+        "championship": championship,
+        "items": items,
+        "url": reverse("public:programme", args=[championship.slug]),
+        "live": any(item["status"] != "final" for item in items),
+        "poll_seconds": POLL_SECONDS,
+    }
+    if request.htmx:
+        response = render(request, "scoring/_programme_live.html", context)
+        response["Cache-Control"] = "no-cache"
+    else:
+        response = render(request, "scoring/programme.html", context)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
 
 
 @csp_replace({"frame-ancestors": [SELF]})

@@ -7,7 +7,7 @@ titles, in the three states that matter (running with finishes; stopped with cou
 - the café TV (`/<slug>/screen/`): 1920x1080 and 1280x720;
 - the judge's page and the control room: a tablet both ways, 768x1024 and 1024x768; the
   control room also on the head judge's laptop, 1280x800;
-- the other public pages: a phone, 390x844.
+- the other public pages: a phone, 390x844; a championship's programme also a laptop, 1280x800.
 
 The pages are generated from the URL resolver: every route of the public, judge and control
 namespaces is either rendered here (PAGES) or listed in NOT_RENDERED with the reason, so a
@@ -48,7 +48,7 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
-from competition.models import Competition, Team
+from competition.models import Championship, Competition, Team
 from judging.models import Count, Finish, Objection
 from tests.e2e.conftest import SCREENSHOTS
 from tests.factories import CompetitionFactory, PuzzleFactory
@@ -65,6 +65,7 @@ PAGES = {
     "public:home": (None, PHONE, ".card"),
     "public:rules": (None, PHONE, ".rule-list"),
     "public:leaderboard": (None, PHONE, "#live table.board tbody tr"),
+    "public:programme": (None, {**PHONE, "laptop-1280x800": (1280, 800)}, ".programme-item"),
     "public:screen": (None, TV, ".screen-board tbody tr"),
     "public:team": (None, PHONE, ".team-head"),
     "public:feed": (None, PHONE, "#feed-live"),
@@ -154,7 +155,22 @@ def championship(state: str, admin) -> Competition:
     """60 teams with long names; finishes (ties among them), an objection, a disqualified
     team; stopped: the unfinished teams counted; final: the results made final."""
     minutes = {"running": 100, "stopped": 200, "final": 200}[state]
+    # Its championship (a slug of its own, so `/<slug>/` is the programme) also holds a final.
+    held_in = Championship.objects.create(
+        slug="dm-layout-2026",
+        name="Danmarksmesterskaberne i Puslespil 2026 – Individuel, Par og Hold i Vejle",
+        venue="Idrætscenteret, Vejle",
+    )
+    CompetitionFactory(
+        slug="dm-layout-finale",
+        championship=held_in,
+        name="Finalen for de bedste fra de indledende runder – Individuel",
+        round="Finale",
+        discipline="individual",
+    )
     competition = CompetitionFactory(
+        championship=held_in,
+        round="Indledende runde A – Sportshallen, bord 1-60",
         slug="dm-layout",
         name="Danmarksmesterskabet i Puslespil for Hold 2026 – Sportshallen i Vejle",
         venue="Idrætscenteret, Vejle",
@@ -233,6 +249,8 @@ def test_every_public_judge_and_control_route_is_checked_or_says_why_not():
 def _path(name: str, competition) -> str:
     if name in ("public:home", "public:rules"):
         return reverse(name)
+    if name == "public:programme":
+        return reverse(name, args=[competition.championship.slug])
     kwargs = {"slug": competition.slug}
     if name == "public:team":
         kwargs["team_id"] = competition.layout_team.pk

@@ -7,7 +7,7 @@ team from the keyboard alone."""
 import pytest
 from playwright.sync_api import expect
 
-from competition.models import Competition, Team
+from competition.models import Championship, Competition, Team
 from judging.services import objection_file
 from tests.e2e.axe import audit
 from tests.factories import MemberFactory, TeamFactory
@@ -202,6 +202,9 @@ def test_axe_finds_nothing_serious_on_any_page(
     f = finish(team, puzzles[0], 1500)
     objection = objection_file(team=team, finish=f, by=admin_user, text="For sent")
     final = finalised(competition, admin_user, start_clock)
+    # A championship's programme: the running competition and the final one in it.
+    program = Championship.objects.create(slug="dm-program", name="DM-programmet", venue="Vejle")
+    Competition.objects.filter(pk__in=[c.pk, final.pk]).update(championship=program)
 
     problems = []
     anonymous = context(browser, live_server, bypass_csp=True, viewport=CONTROL).new_page()
@@ -212,11 +215,12 @@ def test_axe_finds_nothing_serious_on_any_page(
         f"/dm-live/teams/{team.pk}/",
         "/accounts/login/",
         "/dm-2026/",
+        "/dm-program/",
     ):
         anonymous.goto(live_server.url + path)
         problems += audit(anonymous)
     phone = context(browser, live_server, bypass_csp=True, viewport=PHONE).new_page()
-    for path in ("/dm-live/", f"/dm-live/teams/{team.pk}/"):
+    for path in ("/dm-live/", f"/dm-live/teams/{team.pk}/", "/dm-program/"):
         phone.goto(live_server.url + path)
         problems += audit(phone)
 

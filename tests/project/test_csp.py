@@ -136,6 +136,7 @@ def test_every_page_has_the_policy_and_nothing_inline_it_would_block(client, wor
 # Pages the walk must have rendered (200) for the role: the print sheets whose buttons the
 # policy blocked among them, proof that it read more than refusals.
 RENDERED = {
+    "anonymous": [f"/{privacy.CHAMPIONSHIP}/"],  # a championship's programme
     "judge": [f"/judge/{privacy.SLUG}/", f"/judge/{privacy.SLUG}/sheets/"],
     "desk": [f"/desk/{privacy.SLUG}/", f"/desk/{privacy.SLUG}/cards/"],
     "admin": [

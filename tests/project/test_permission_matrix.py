@@ -21,7 +21,7 @@ from django.utils import timezone
 from competition.models import AuditEntry, Championship, Competition, Member, Puzzle, Team
 from competition.services import staff_upsert
 from judging.models import Count, Finish, Objection, RequestId, Tablet, Warning
-from tests.factories import MemberFactory
+from tests.factories import CompetitionFactory, MemberFactory
 
 ANON, JUDGE, DESK, ADMIN = "anonymous", "judge", "desk", "admin"
 EVERYONE = {ANON, JUDGE, DESK, ADMIN}
@@ -176,6 +176,7 @@ ROUTES = [
     ("GET", "/", None, EVERYONE, 200),
     ("GET", "/rules/", None, EVERYONE, 200),
     ("GET", f"/{S}/", None, EVERYONE, 200),
+    ("GET", "/dm-2026-program/", None, EVERYONE, 200),  # a championship's programme
     ("GET", f"/{S}/screen/", None, EVERYONE, 200),
     ("GET", f"/{S}/feed/", None, EVERYONE, 200),
     ("GET", f"/{S}/overlay/", None, EVERYONE, 200),
@@ -388,6 +389,8 @@ def world(competition, teams):
         for role in (JUDGE, DESK, ADMIN)
     }
     users[ANON] = None
+    program = Championship.objects.create(slug="dm-2026-program", name="DM-programmet")
+    CompetitionFactory(slug="dm-2026-heat", championship=program, round="Indledende runde A")
     ids = {
         "team": teams[0].pk,
         "team2": teams[1].pk,

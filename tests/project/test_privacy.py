@@ -25,7 +25,7 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
-from competition.models import Competition
+from competition.models import Championship, Competition
 from competition.services import staff_upsert
 from judging.models import Count, Finish, Objection, Warning
 from tests.factories import CompetitionFactory, MemberFactory, PuzzleFactory, TeamFactory
@@ -33,6 +33,9 @@ from tests.factories import CompetitionFactory, MemberFactory, PuzzleFactory, Te
 pytestmark = pytest.mark.django_db
 
 SLUG = "dm-privat"
+# The championship the competition is in: a slug that is no competition's, so `/<slug>/` is
+# its programme (the leaders by name) and the walk reads it and its API too.
+CHAMPIONSHIP = "dm-privat-mesterskab"
 ID = 4242
 TEAM_NAME = "Hemmelighedsholdet"  # public: every surface that lists the team shows it
 
@@ -63,7 +66,10 @@ def build_world():
     """Time is up (the clock ran 3 of the 4 hours ago). The team with the personal data
     finished puzzle 1 (one lone piece missing), was counted on puzzle 2, warned, and
     objected; another team finished nothing. Everything of it has the id `ID`."""
-    competition = CompetitionFactory(slug=SLUG, name="DM privat", max_at_table=4)
+    championship = Championship.objects.create(slug=CHAMPIONSHIP, name="DM privat mesterskab")
+    competition = CompetitionFactory(
+        slug=SLUG, name="DM privat", max_at_table=4, championship=championship
+    )
     for position, pieces in enumerate((500, 1000, 1000), start=1):
         PuzzleFactory(competition=competition, position=position, pieces=pieces)
     Competition.objects.filter(pk=competition.pk).update(
@@ -134,6 +140,7 @@ def every_path() -> list[str]:
         path = re.sub(r"\(\?P<(\w+)>([^)]*)\)", _group, route).replace("^", "").replace("$", "")
         path = re.sub(r"<(?:(\w+):)?(\w+)>", lambda m: _value(m.group(1) or "", m.group(2)), path)
         paths.add("/" + path)
+    paths |= {f"/{CHAMPIONSHIP}/", f"/api/v1/championships/{CHAMPIONSHIP}/"}
     return sorted(paths)
 
 
@@ -143,6 +150,7 @@ def test_the_walk_reaches_every_kind_of_route():
     for path in (
         "/",
         f"/{SLUG}/",
+        f"/{CHAMPIONSHIP}/",
         f"/{SLUG}/teams/{ID}/",
         f"/{SLUG}/results.csv",
         "/api/schema/",
@@ -164,6 +172,7 @@ def test_the_walk_reaches_every_kind_of_route():
 SHOWS_THE_TEAM = {
     "anonymous": [
         f"/{SLUG}/",
+        f"/{CHAMPIONSHIP}/",
         f"/{SLUG}/screen/",
         f"/{SLUG}/teams/{ID}/",
         f"/{SLUG}/results.csv",

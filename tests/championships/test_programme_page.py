@@ -165,7 +165,7 @@ def championship_of(n_competitions, n_teams):
 
 @pytest.mark.parametrize(("n_competitions", "n_teams"), [(1, 3), (4, 40)])
 def test_queries_per_page_do_not_grow_with_competitions_or_entrants(
-    client, django_assert_max_num_queries, n_competitions, n_teams
+    client, django_assert_max_num_queries, n_competitions, n_teams, memo_clock
 ):
     dm = championship_of(n_competitions, n_teams)
     # The first reader computes each competition's standings (three queries each, whatever

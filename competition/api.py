@@ -173,6 +173,17 @@ class PuzzleInSerializer(serializers.Serializer):
     pieces = serializers.IntegerField(min_value=1)
 
 
+def labels_field() -> serializers.ListField:
+    """An entrant's labels, in a new team and in a change of one."""
+    return serializers.ListField(
+        child=serializers.CharField(max_length=30, allow_blank=True),
+        max_length=10,
+        required=False,
+        help_text="The entrant's labels (ung, senior, gæst): each has its own ranking "
+        "(standings `?label=`). When sent, they replace the entrant's labels.",
+    )
+
+
 class TeamInSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
     table = serializers.IntegerField(min_value=1)
@@ -182,13 +193,7 @@ class TeamInSerializer(serializers.Serializer):
     contact_email = serializers.EmailField(required=False, allow_blank=True)
     contact_phone = serializers.CharField(max_length=40, required=False, allow_blank=True)
     notes = serializers.CharField(required=False, allow_blank=True)
-    labels = serializers.ListField(
-        child=serializers.CharField(max_length=30, allow_blank=True),
-        max_length=10,
-        required=False,
-        help_text="The entrant's labels (ung, senior, gæst): each has its own ranking "
-        "(standings `?label=`). When sent, they replace the entrant's labels.",
-    )
+    labels = labels_field()
 
 
 class TeamPatchSerializer(serializers.Serializer):
@@ -215,13 +220,7 @@ class TeamPatchSerializer(serializers.Serializer):
     contact_email = serializers.EmailField(required=False, allow_blank=True)
     contact_phone = serializers.CharField(max_length=40, required=False, allow_blank=True)
     notes = serializers.CharField(required=False, allow_blank=True)
-    labels = serializers.ListField(
-        child=serializers.CharField(max_length=30, allow_blank=True),
-        max_length=10,
-        required=False,
-        help_text="The entrant's labels (ung, senior, gæst): each has its own ranking "
-        "(standings `?label=`). When sent, they replace the entrant's labels.",
-    )
+    labels = labels_field()
 
 
 # --- views -----------------------------------------------------------------------------------

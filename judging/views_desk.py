@@ -52,12 +52,27 @@ def objection_new(request, competition):
                 )
                 return redirect("desk:objection_new", slug=competition.slug)
     else:
-        form = ObjectionForm(competition=competition, about=about, initial={"team": team_id})
+        # The team select sends the "about" already chosen (hx-include): when it is one of
+        # the team's own records it stays chosen, so a quick hand never loses it to the swap.
+        chosen = request.GET.get("about", "")
+        kept = chosen if any(chosen == value for value, _label in _flat(about)) else ""
+        form = ObjectionForm(
+            competition=competition, about=about, initial={"team": team_id, "about": kept}
+        )
     if request.htmx and request.method == "GET":
         # The team select narrows the "about" choices to that team's finishes and count.
-        return render(request, "judging/_objection_about.html", {"form": form})
+        return render(request, "judging/_objection_about.html", {"form": form, "team_id": team_id})
     return render(
         request,
         "judging/objection_new.html",
         {"competition": competition, "form": form, "objections": objections_of(competition)},
     )
+
+
+def _flat(choices):
+    """The (value, label) pairs of a choice list whose groups are (name, [pairs])."""
+    for value, label in choices:
+        if isinstance(label, list | tuple):
+            yield from label
+        else:
+            yield value, label

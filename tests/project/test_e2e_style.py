@@ -53,6 +53,30 @@ def _calls(node):
             yield sub, sub.func.attr
 
 
+def _bodies(tree):
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            body = getattr(node, field, None)
+            if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+                yield body
+
+
+def _waits_for_an_answer(stmt) -> bool:
+    """`with page.expect_response(...)`: the answer has come, its htmx swap may not have
+    (CI: the desk chose a finish in the old field, then the swap replaced it)."""
+    return isinstance(stmt, ast.With) and any(
+        isinstance(item.context_expr, ast.Call)
+        and getattr(item.context_expr.func, "attr", "") == "expect_response"
+        for item in stmt.items
+    )
+
+
+def _is_expect(stmt) -> bool:
+    return _waits_for_an_answer(stmt) or (
+        isinstance(stmt, ast.Expr) and ast.unparse(stmt.value).startswith("expect(")
+    )
+
+
 def _problems(path: Path) -> list[str]:
     text = path.read_text()
     lines = text.splitlines()
@@ -73,6 +97,15 @@ def _problems(path: Path) -> list[str]:
             context = " ".join(lines[max(0, call.lineno - 2) : call.lineno])
             if "wait-ok:" not in context:
                 found.append(f"{where}: a fixed pause without '# wait-ok: <why>'")
+    for body in _bodies(tree):
+        for stmt, following in zip(body, body[1:], strict=False):
+            if _waits_for_an_answer(stmt) and not _is_expect(following):
+                context = " ".join(lines[max(0, following.lineno - 2) : following.lineno])
+                if "wait-ok:" not in context:
+                    found.append(
+                        f"{path.name}:{following.lineno}: acts after an answer came, before"
+                        " its swap is done; expect() the state first"
+                    )
     for node in ast.walk(tree):
         if isinstance(node, ast.Assert):
             for call, name in _calls(node):
@@ -96,6 +129,12 @@ def test_the_check_finds_each_kind_of_race(tmp_path):
         "    assert row.inner_text() == 'x'\n"
         "    page.wait_for_timeout(500)  # wait-ok: nothing else arrives\n"
         "    card(page, 2).locator('[data-action=undo]').click()\n"
+        "    with page.expect_response(lambda r: True):\n"
+        "        page.select_option('x')\n"
+        "    page.locator('[name=about]').select_option('y')\n"
+        "    with page.expect_response(lambda r: True):\n"
+        "        page.select_option('x')\n"
+        "    expect(page.locator('#about')).to_be_attached()\n"
     )
     kinds = [p.split(": ", 1)[1].split(" ")[0] for p in _problems(racy)]
-    assert kinds == [".bounding_box()", "mouse.click", "a", ".click()", "assert"]
+    assert kinds == [".bounding_box()", "mouse.click", "a", ".click()", "acts", "assert"]

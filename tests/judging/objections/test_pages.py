@@ -110,9 +110,25 @@ def test_desk_form_errors_in_danish(client, desk, ended, teams):
 def test_choosing_the_team_narrows_the_choices(client, desk, ended, teams):
     client.force_login(desk)
     response = client.get(url("new"), {"team": teams[1].pk}, HTTP_HX_REQUEST="true")
-    assert response.text.strip().startswith('<div id="about-field">')
+    assert response.text.strip().startswith(f'<div id="about-field" data-team="{teams[1].pk}">')
     assert "Puslespil 1 færdigt efter 0:50:00" in response.text
     assert "1:35:00" not in response.text  # table 1's finish
+
+
+def test_choosing_the_team_keeps_a_record_of_that_team_already_chosen(client, desk, ended, teams):
+    """The desk picks the team, then at once the finish in the full list: the narrowed field
+    that the team's choice brings back keeps that finish chosen, and drops another team's."""
+    client.force_login(desk)
+    own, other = teams[1].finishes.get(), teams[0].finishes.first()
+    answer = client.get(
+        url("new"), {"team": teams[1].pk, "about": f"finish:{own.pk}"}, HTTP_HX_REQUEST="true"
+    )
+    assert f'<option value="finish:{own.pk}" selected>' in answer.text
+    answer = client.get(
+        url("new"), {"team": teams[1].pk, "about": f"finish:{other.pk}"}, HTTP_HX_REQUEST="true"
+    )
+    assert f'value="finish:{other.pk}"' not in answer.text
+    assert " selected" not in answer.text.replace('value="" selected', "")
 
 
 def test_desk_page_queries_do_not_grow_with_teams(

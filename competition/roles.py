@@ -4,10 +4,9 @@ from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.views.decorators.http import require_POST
 from rest_framework.permissions import BasePermission
-
-from django.http import Http404
 
 from competition.selectors import championship_get, competition_get
 

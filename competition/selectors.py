@@ -55,7 +55,9 @@ def championship_teams(
     if members:
         queryset = queryset.prefetch_related("members")
     else:
-        queryset = queryset.only("competition_id", "table", "checked_in_at", "fee_paid", "withdrawn")
+        queryset = queryset.only(
+            "competition_id", "table", "checked_in_at", "fee_paid", "withdrawn"
+        )
     place = {c.pk: i for i, c in enumerate(competitions)}
     by_pk = {c.pk: c for c in competitions}
     teams = [t for t in queryset if t.competition_id in by_pk]

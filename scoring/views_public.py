@@ -105,7 +105,9 @@ def _render_live(state, status, staff, kind, blind=True) -> str:
     context = _live_context(state, status, staff, body)
     # "stage": the screen's live part on a championship's big screen, which polls for it.
     context["on_stage"] = kind == "stage"
-    context["url"] = reverse("public:screen" if kind == "stage" else f"public:{kind}", args=[state.slug])
+    context["url"] = reverse(
+        "public:screen" if kind == "stage" else f"public:{kind}", args=[state.slug]
+    )
     context["leaderboard_url"] = reverse("public:leaderboard", args=[state.slug])
     context["qr_url"] = reverse("public:qr", args=[state.slug])
     # The hall's address when `make hall` knows it; else the page fills in its own.

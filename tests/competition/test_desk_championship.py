@@ -188,9 +188,7 @@ def test_a_refusal_is_said_on_the_status_line_and_writes_nothing(client, desk, d
         started_at=timezone.now() - timedelta(hours=4), finalised_at=timezone.now()
     )
     client.force_login(desk)
-    response = client.post(
-        reverse("desk:check_in", args=[championship.slug, t["bo"].pk]), **HTMX
-    )
+    response = client.post(reverse("desk:check_in", args=[championship.slug, t["bo"].pk]), **HTMX)
     assert response.status_code == 200
     html = response.content.decode()
     assert "desk-status-refused" in html and "endelige" in html

@@ -84,9 +84,7 @@ def test_the_competitions_with_discipline_round_status_clock_and_links(client, a
     assert "Individuel" in running and "Indledende runde A" in running
     assert "Uret kører" in running and 'data-status="running"' in running
     # The one clock: the JSON every page's script reads, and its numbers as the server sees them.
-    clock = json.loads(
-        running.split('data-clock="', 1)[1].split('"', 1)[0].replace("&quot;", '"')
-    )
+    clock = json.loads(running.split('data-clock="', 1)[1].split('"', 1)[0].replace("&quot;", '"'))
     assert clock == heat.clock().page()
     assert "0:20:0" in running and "0:39:" in running  # elapsed, remaining
     assert "2 af 3 deltagere i konkurrencen er tjekket ind" in running

@@ -397,9 +397,7 @@ def world(competition, teams):
     }
     users[ANON] = None
     program = Championship.objects.create(slug="dm-2026-program", name="DM-programmet")
-    heat = CompetitionFactory(
-        slug="dm-2026-heat", championship=program, round="Indledende runde A"
-    )
+    heat = CompetitionFactory(slug="dm-2026-heat", championship=program, round="Indledende runde A")
     heat_team = TeamFactory(competition=heat, name="Heatholdet", table=1)
     ids = {
         "team": teams[0].pk,

@@ -12,7 +12,7 @@ import pytest
 from django.utils import timezone
 
 from competition.models import Competition, Team
-from competition.services import competition_create
+from competition.services import championship_create, competition_create
 from judging.models import Count
 from judging.services import finish_register
 from tests.championships.test_programme_page import championship_of, running
@@ -81,10 +81,13 @@ def test_a_poll_asks_for_the_next_and_gets_it_then_back_to_the_first(client, sta
     assert 'data-showing="hold"' in html and 'data-next="par"' in html
     assert "2 af 2 i gang" in bar(html) and "Hold" in bar(html)
     assert "Hjørnerne" in html and "Brik &amp; Bræt" not in html
-    # One not running (the final, the heats) or of nothing: the first that runs.
-    for asked in (final.slug, "heat-a", "findes-ikke", "", "<script>"):
+    # One not running (the final, the heats), of another championship (running there) or of
+    # nothing: the first that runs here.
+    elsewhere = championship_create(by=None, slug="andet-dm", name="Et andet DM")
+    running(elsewhere, "fremmed", "Fremmed", "team", [("Udefra", 700)])
+    for asked in (final.slug, "heat-a", "fremmed", "findes-ikke", "", "<script>", "x" * 5000):
         _response, html = poll(client, dm.slug, show=asked)
-        assert 'data-showing="par"' in html, asked
+        assert 'data-showing="par"' in html and "Udefra" not in html, asked[:20]
 
 
 def test_one_running_competition_has_no_next_and_no_count(client, stage):

@@ -67,6 +67,7 @@ STATE_FIELDS = (
     "reveal_at",
     "hold_results",
     "second_count",
+    "discipline",  # the pages' words for an entrant (competition/words.py)
 )
 
 # slug -> (competition state, monotonic time read, bytes sent for that state). Public

@@ -27,6 +27,7 @@ from django.views.decorators.clickjacking import xframe_options_sameorigin
 from competition.cells import csv_writer
 from competition.models import Competition, Status
 from competition.qr import absolute_url, qr_svg
+from competition.words import entrant_text
 from scoring import selectors
 from scoring.api import cached_response, if_none_match, is_staff, sees_unconfirmed_counts
 from scoring.charts import race_chart
@@ -360,7 +361,7 @@ def results_csv(request, slug):
     final = body["final"]
     out = io.StringIO()
     writer = csv_writer(out, delimiter=";", lineterminator="\r\n")
-    header = [_("No."), _("Team"), _("Table"), _("Pieces"), _("Puzzles finished")]
+    header = [_("No."), entrant_text(state, "Team"), _("Table"), _("Pieces"), _("Puzzles finished")]
     header.append(_("Last finish"))
     for p in body["puzzles"]:
         header += [

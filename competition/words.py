@@ -59,6 +59,11 @@ TEXTS: dict[str, tuple[Promise, Promise, Promise]] = {
     "No team matches.": (_("No entrant matches."), _("No pair matches."), _("No team matches.")),
     "No teams yet.": (_("No entrants yet."), _("No pairs yet."), _("No teams yet.")),
     "No teams.": (_("No entrants."), _("No pairs."), _("No teams.")),
+    "No team has this label.": (
+        _("No entrant has this label."),
+        _("No pair has this label."),
+        _("No team has this label."),
+    ),
     "Follow this team: its row stays at the top": (
         _("Follow this entrant: the row stays at the top"),
         _("Follow this pair: its row stays at the top"),

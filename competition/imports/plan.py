@@ -404,9 +404,7 @@ def _check(competition: Competition, planned: list[PlannedTeam], has_table_colum
         if not team.members:
             team.problems.append(say("The team has no members: write at least one member's name."))
         elif most is not None and len(team.members) > most:
-            team.problems.append(
-                member_limit_text(competition.discipline)
-            )
+            team.problems.append(member_limit_text(competition.discipline))
         for m in team.members:
             if m["under_15"] and not m["guardian"]:
                 team.problems.append(

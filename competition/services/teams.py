@@ -97,9 +97,7 @@ def members_clean(members: Iterable[dict], discipline: str = Discipline.TEAM) ->
         cleaned.append({"name": name, "under_15": under_15, "guardian": guardian})
     most = member_limit(discipline)
     if most is not None and len(cleaned) > most:
-        errors.append(
-            member_limit_text(discipline)
-        )
+        errors.append(member_limit_text(discipline))
     if errors:
         raise ValidationError({"members": errors})
     return cleaned

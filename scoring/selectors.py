@@ -463,6 +463,8 @@ def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id) -> dict
         "progress": progress,
         "tie_break": tie_break,
         "tie_break_short": tie_break_short,
+        # The organiser's labels (ung, senior, gæst): each has its own ranking (`label_body`).
+        "labels": list(team["labels"]) if isinstance(team["labels"], list) else [],
     }
 
 
@@ -489,16 +491,13 @@ def _tie_break(previous: rules.Standing, s: rules.Standing, ahead_name: str) -> 
 def label_body(state: Competition, body: dict, label: str) -> dict:
     """`body` (a standings body) with only the entrants that carry `label`, ranked among
     themselves by the same rules (`championship.label_ranking`: 1, 2, 2, 4; disqualified
-    last); `label` says which. One query (the entrants' labels). While the final order is
-    held for the reveal (`held`) a label's ranking would tell it: no rows then."""
+    last); `label` says which. No query: each row holds its entrant's labels. While the
+    final order is held for the reveal (`held`) a label's ranking would tell it: no rows
+    then."""
     label = label.strip().lower()
     if body.get("held"):
         return {**body, "label": label, "standings": []}
-    carrying = {
-        pk
-        for pk, labels in Team.objects.filter(competition_id=state.pk).values_list("id", "labels")
-        if isinstance(labels, list) and label in labels
-    }
+    carrying = {r["team"]["id"] for r in body["standings"] if label in r.get("labels", ())}
     rows = {r["team"]["id"]: r for r in body["standings"]}
     ranked = championship.label_ranking(
         [

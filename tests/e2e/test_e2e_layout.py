@@ -47,6 +47,7 @@ from pathlib import Path
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
+from django.utils.http import urlencode
 
 from competition.models import Championship, Competition, Team
 from judging.models import Count, Finish, Objection
@@ -81,6 +82,12 @@ PAGES = {
     "control:speaker": ("admin", CONTROL, "#feed-live"),
     "control:judges": ("admin", CONTROL, "main h1"),
 }
+# A label's own ranking (`?label=`), with its heading; the leaderboard also with its chips.
+LABELLED = {
+    "public:leaderboard": (None, PHONE, "#live .label-head"),
+    "public:screen": (None, TV, ".screen-label"),
+}
+LABEL = "ungdom under 18 år"
 WRITE = "a POST-only write (answers a form on a page checked here)"
 NOT_RENDERED = {
     "public:qr": "an SVG image (the QR code inside the screen and the team page)",
@@ -146,6 +153,15 @@ TITLES = [
 ]
 
 
+def labels(i: int) -> list[str]:
+    """The organiser's labels, a long one among them: the leaderboard's chips."""
+    return [
+        label
+        for label, every in ((LABEL, 3), ("senior", 4), ("gæst", 5), ("udenlandsk gæst", 7))
+        if i % every == 0
+    ]
+
+
 def team_name(i: int) -> str:
     base = NAMES[i % len(NAMES)]
     return f"{base[: 120 - 3]} {i}"  # the 120 characters the form allows, unique
@@ -182,7 +198,8 @@ def championship(state: str, admin) -> Competition:
         for i, (n, t) in enumerate(zip((500, 1000, 1000, 1500), TITLES, strict=True), start=1)
     ]
     teams = Team.objects.bulk_create(
-        Team(competition=competition, name=team_name(i), table=i) for i in range(1, 61)
+        Team(competition=competition, name=team_name(i), table=i, labels=labels(i))
+        for i in range(1, 61)
     )
     finishes = []
     for i, team in enumerate(teams, start=1):
@@ -275,8 +292,10 @@ def test_every_page_fits_its_screen(browser, live_server, login, layout_users, s
     competition = championship(state, layout_users["admin"])
     SCREENSHOTS.mkdir(exist_ok=True)
     failures = []
-    for name, (who, sizes, ready) in PAGES.items():
-        path = _path(name, competition)
+    walk = [(name, spec, "") for name, spec in PAGES.items()]
+    walk += [(name, spec, f"?{urlencode({'label': LABEL})}") for name, spec in LABELLED.items()]
+    for name, (who, sizes, ready), query in walk:
+        path = _path(name, competition) + query
         for size, (width, height) in sizes.items():
             context = browser.new_context(
                 viewport={"width": width, "height": height},
@@ -293,7 +312,7 @@ def test_every_page_fits_its_screen(browser, live_server, login, layout_users, s
                 # The screen: once the pager has laid out its first page.
                 arg = {"mustFit": MUST_FIT, "ready": ready, "pager": name == "public:screen"}
                 problems = page.wait_for_function(MEASURE, arg=arg).json_value()
-                slug = re.sub(r"\W+", "-", name)
+                slug = re.sub(r"\W+", "-", name) + ("-label" if query else "")
                 page.screenshot(path=str(SCREENSHOTS / f"layout-{state}-{slug}-{size}.png"))
                 failures += [f"{name} {size}: {p}" for p in problems]
             finally:

@@ -214,3 +214,12 @@ def test_the_official_results_of_a_label(client, live, desk):
     assert f'href="{url}?label=ung" class="pill label-chip active"' in page
     whole = client.get(url).content.decode()
     assert "Særskilt placering" not in whole and "Alfa" in whole
+
+
+def test_a_typed_label_is_text_never_markup_and_a_blank_one_is_the_whole_board(client, live):
+    page = client.get(f"/{live.slug}/", {"label": '<b onmouseover="x">Ung'}).content.decode()
+    assert "&lt;b onmouseover=&quot;x&quot;&gt;ung" in page
+    assert "<b onmouseover" not in page
+    blank = client.get(f"/{live.slug}/", {"label": "  "}).content.decode()
+    assert "Særskilt placering" not in blank.split('id="live"')[1]
+    assert board(blank)[0] == ("1", "Alfa")

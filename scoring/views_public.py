@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 
 from competition.cells import csv_writer
-from competition.models import Competition, Status
+from competition.models import Championship, Competition, Status
 from competition.qr import absolute_url, qr_svg
 from competition.words import entrant_text
 from scoring import selectors
@@ -105,6 +105,7 @@ def _live_context(state, status, staff, body) -> dict:
 LIVE = {
     "leaderboard": ("scoring/leaderboard.html", "scoring/_leaderboard_live.html"),
     "screen": ("scoring/screen.html", "scoring/_screen_live.html"),
+    "stage": ("scoring/screen.html", "scoring/_screen_live.html"),
 }
 
 
@@ -125,7 +126,10 @@ def _render_live(state, status, staff, kind, blind=True, label=None) -> str:
     if label is not None:
         body = selectors.label_body(state, body, label)
     context = _live_context(state, status, staff, body)
-    context["url"] = _with_label(reverse(f"public:{kind}", args=[state.slug]), label)
+    # "stage": the screen's live part on a championship's big screen, which polls for it.
+    context["on_stage"] = kind == "stage"
+    page = "public:screen" if kind == "stage" else f"public:{kind}"
+    context["url"] = _with_label(reverse(page, args=[state.slug]), label)
     context["label"] = label
     context["chips"] = chips
     context["leaderboard_url"] = leaderboard_url
@@ -277,16 +281,9 @@ def leaderboard(request, slug):
 LEADERS = 3  # the programme shows each competition's first three
 
 
-def programme(request, slug):
-    """A championship's programme: each competition with its discipline, round, status, clock
-    and leaders (the public, blind standings: no personal data), linking to its leaderboard.
-    Two queries whatever the number of competitions and entrants once their standings are
-    cached; with `HX-Request: true` only its live part (polled while one is not final)."""
-    found = selectors.programme(slug)
-    if found is None:
-        raise Http404("No such competition.")
-    championship, competitions = found
-    now = timezone.now()
+def programme_items(competitions, now) -> list[dict]:
+    """The programme's entry of each competition (a state of `selectors.programme`): its
+    status, clock and first three from the public, blind standings (cached per version)."""
     items = []
     for c in competitions:
         status = str(c.status_at(now))
@@ -304,6 +301,19 @@ def programme(request, slug):
                 "held": body["held"],
             }
         )
+    return items
+
+
+def programme(request, slug):
+    """A championship's programme: each competition with its discipline, round, status, clock
+    and leaders (the public, blind standings: no personal data), linking to its leaderboard.
+    Two queries whatever the number of competitions and entrants once their standings are
+    cached; with `HX-Request: true` only its live part (polled while one is not final)."""
+    found = selectors.programme(slug)
+    if found is None:
+        raise Http404("No such competition.")
+    championship, competitions = found
+    items = programme_items(competitions, timezone.now())
     context = {
         "championship": championship,
         "items": items,
@@ -324,13 +334,17 @@ def programme(request, slug):
 @xframe_options_sameorigin
 def screen(request, slug):
     """The big screen for the café TV or a projector (1920x1080). The control room shows
-    it in a frame as its preview: only our own pages may frame it."""
-    return _live_page(request, slug, "screen")
+    it in a frame as its preview: only our own pages may frame it. A championship's slug: its
+    stage, rotating between its running competitions (scoring/views_stage.py)."""
+    from scoring.views_stage import stage  # it builds on this module's live parts
+
+    return _live_page(request, slug, "screen", otherwise=stage)
 
 
 def qr(request, slug):
-    """The big screen's QR code: the leaderboard's address on the hall's network (SVG)."""
-    if competition_state(slug) is None:
+    """The big screen's QR code: the leaderboard's address on the hall's network (SVG); of a
+    championship's slug, its programme's (the same `/<slug>/`)."""
+    if competition_state(slug) is None and not Championship.objects.filter(slug=slug).exists():
         raise Http404("No such competition.")
     url = absolute_url(request, reverse("public:leaderboard", args=[slug]))
     buffer = io.BytesIO()

@@ -1,10 +1,14 @@
 """Forms of the desk and the setup pages. They only read input; the services decide."""
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from competition.imports import MAX_BYTES, too_large_message
+from competition.models import Discipline
+from competition.services.teams import labels_clean
 from competition.slugs import SLUG_MAX, slug_from
+from competition.words import entrant_text
 
 DATETIME_LOCAL = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
@@ -19,12 +23,38 @@ class TeamForm(forms.Form):
     notes = forms.CharField(
         label=_("Notes"), required=False, widget=forms.Textarea(attrs={"rows": 2})
     )
+    labels = forms.CharField(
+        label=_("Labels"),
+        required=False,
+        max_length=400,
+        help_text=_(
+            "For example ung, senior, gæst, separated by commas: each label has its own "
+            "ranking on the leaderboard."
+        ),
+    )
+
+    def __init__(self, *args, discipline: str = Discipline.TEAM, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["name"].label = entrant_text(discipline, "Team name")
+
+    def clean_labels(self) -> list[str]:
+        """ "ung, Senior" -> ["ung", "senior"] (the service's rule for each label)."""
+        try:
+            return labels_clean(self.cleaned_data.get("labels", "").split(","))
+        except ValidationError as exc:
+            raise forms.ValidationError(exc.messages) from exc
 
 
 class MemberForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120, required=False)
     under_15 = forms.BooleanField(label=_("Under 15"), required=False)
     guardian = forms.CharField(label=_("Accompanying adult"), max_length=120, required=False)
+
+    def __init__(self, *args, solo: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.solo = solo
+        if solo:  # an individual entrant: the puzzler's name is the entrant's own
+            del self.fields["name"]
 
     def clean(self):
         data = super().clean()
@@ -33,7 +63,8 @@ class MemberForm(forms.Form):
                 "guardian",
                 _("A member under 15 needs the name of the accompanying adult (R3)."),
             )
-        if not (data.get("name") or "").strip() and (data.get("under_15") or data.get("guardian")):
+        missing_name = not self.solo and not (data.get("name") or "").strip()
+        if missing_name and (data.get("under_15") or data.get("guardian")):
             self.add_error("name", _("Write the member's name."))
         return data
 
@@ -44,7 +75,13 @@ MAX_MEMBER_FORMS = 50
 MAX_PUZZLE_FORMS = 100
 
 
-def member_formset(extra: int):
+def member_formset(extra: int, most: int | None = None):
+    """The member rows: `extra` empty ones, any number; or exactly `most` rows and never more
+    (an individual's one puzzler, a pair's two: competition/words.py `member_limit`)."""
+    if most is not None:
+        return forms.formset_factory(
+            MemberForm, extra=most, max_num=most, absolute_max=most, validate_max=True
+        )
     return forms.formset_factory(
         MemberForm,
         extra=extra,
@@ -54,8 +91,18 @@ def member_formset(extra: int):
     )
 
 
-def members_from(formset) -> list[dict]:
-    """The kept, non-empty member rows of a valid formset, in order."""
+def members_from(formset, *, name: str | None = None) -> list[dict]:
+    """The kept, non-empty member rows of a valid formset, in order. `name`: the rows are
+    an individual entrant's one puzzler (no name of its own), who is called `name`."""
+    if name is not None:
+        data = formset.forms[0].cleaned_data if formset.forms else {}
+        return [
+            {
+                "name": name,
+                "under_15": bool(data.get("under_15")),
+                "guardian": data.get("guardian") or "",
+            }
+        ]
     return [
         {
             "name": f.cleaned_data["name"],

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy
 
 from competition.fields import HmsField, MissingSpotsField
 from competition.models import Team
+from competition.words import entrant_text
 from judging.spot_picker import MissingSpotsMixin
 from scoring.formatting import format_hms
 
@@ -102,6 +103,16 @@ class ObjectionForm(forms.Form):
             _("Table %(table)d: %(name)s") % {"table": t.table, "name": t.name}
         )
         self.fields["about"].choices = about
+        # In the words of the competition's discipline (deltager, par, hold).
+        team, about_field, text = self.fields["team"], self.fields["about"], self.fields["text"]
+        team.label = entrant_text(competition, "Team")
+        team.empty_label = entrant_text(competition, "Choose the team")
+        about_field.help_text = entrant_text(
+            competition, "The finish or the count the team objects to, if any."
+        )
+        text.help_text = entrant_text(
+            competition, "In the team's words: what they think is wrong and why."
+        )
 
 
 class ResolveForm(forms.Form):

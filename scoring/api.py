@@ -185,9 +185,8 @@ def standings_answer(request, slug: str, *, staff: bool) -> HttpResponse:
     status = state.status_at(timezone.now())
     blind = not sees_unconfirmed_counts(request.user)
     audience = ("-staff" if staff else "") + ("-blind" if staff and blind else "")
-    label = _label(request)
-    # A label in the ETag and the cache key as its hex: any text, one safe token.
-    labelled = f"-l{label.encode().hex()}" if label is not None else ""
+    label = label_of(request)
+    labelled = label_tag(label)
     etag = f'"s{state.pk}-{state.standings_version}-{status}{audience}{labelled}"'
 
     def of_label(body: dict) -> dict:
@@ -214,12 +213,18 @@ def standings_answer(request, slug: str, *, staff: bool) -> HttpResponse:
     return response
 
 
-def _label(request) -> str | None:
-    """`?label=` (trimmed, small letters, at most 30 characters as stored), or None."""
+def label_of(request) -> str | None:
+    """`?label=` (trimmed, small letters, at most 30 characters as stored), or None: the
+    label whose own ranking the standings, a page or a CSV show."""
     label = request.GET.get("label")
     if label is None or not label.strip():
         return None
     return label.strip().lower()[:30]
+
+
+def label_tag(label: str | None) -> str:
+    """A label in an ETag or a cache key: its hex, any text as one safe token ("" for none)."""
+    return f"-l{label.encode().hex()}" if label is not None else ""
 
 
 _standings_view = StandingsView.as_view()

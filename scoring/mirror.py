@@ -28,7 +28,7 @@ from judging.models import Count, Finish, Objection
 from scoring.models import MirrorState
 from scoring.selectors import standings_for
 
-SCHEMA_VERSION = 2  # 2: the championship, the discipline and the round
+SCHEMA_VERSION = 3  # 2: the championship, the discipline and the round; 3: the labels
 _INT, _STR, _BOOL = int, str, bool
 _OPT_INT, _OPT_STR = (int, None), (str, None)
 COMPETITION = {
@@ -70,6 +70,7 @@ TEAM = {
     "counted": _OPT_INT,  # None while nobody counted, or while the count waits (blind)
     "counting": _BOOL,
     "finishes": [FINISH],
+    "labels": [_STR],  # the organiser's (ung, senior, gæst): each label's own ranking
 }
 SCHEMA = {
     "schema": _INT,
@@ -128,6 +129,7 @@ def build(state: Competition) -> dict:
                 }
                 for f in r["finishes"]
             ],
+            "labels": list(r.get("labels", [])),
         }
         for r in body["standings"]
     ]
@@ -275,6 +277,7 @@ def _replace_rows(competition: Competition, snapshot: dict) -> None:
             table=t["table"],
             disqualified=t["disqualified"],
             disqualified_reason=NOT_MIRRORED if t["disqualified"] else "",
+            labels=t["labels"],
         )
         for t in teams
     )

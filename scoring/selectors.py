@@ -67,6 +67,7 @@ STATE_FIELDS = (
     "reveal_at",
     "hold_results",
     "second_count",
+    "discipline",  # the pages' words for an entrant (competition/words.py)
 )
 
 # slug -> (competition state, monotonic time read, bytes sent for that state). Public
@@ -244,6 +245,7 @@ def _empty_body(state: Competition, status: str) -> dict:
         "puzzles": [],
         "standings": [],
         "total_pieces": 0,
+        "labels": [],
     }
 
 
@@ -289,6 +291,7 @@ def _compute(state: Competition, status: str) -> tuple[dict, dict]:
             "count__pieces",
             "count__confirmed_at",
             "under_review",
+            "labels",
         )
     )
     for t in teams:
@@ -308,6 +311,9 @@ def _compute(state: Competition, status: str) -> tuple[dict, dict]:
         if f["team_id"] in finishes:  # a team added since the teams were read waits
             finishes[f["team_id"]].append(f)
 
+    labels = sorted(
+        {label for t in teams if isinstance(t["labels"], list) for label in t["labels"]}
+    )
     sheet_finishes_of: dict[int, tuple] = {}
     for t in teams:
         try:
@@ -358,6 +364,8 @@ def _compute(state: Competition, status: str) -> tuple[dict, dict]:
             "puzzles": puzzles,
             "standings": rows,
             "total_pieces": sum(pieces_at.values()),
+            # The labels the listed entrants carry: each has its own ranking (`label_body`).
+            "labels": labels,
         }
 
     staff = body(public=False)
@@ -435,23 +443,8 @@ def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id) -> dict
         else:
             progress.append({"position": p["position"], "state": "todo", "percent": 0})
     tie_break = tie_break_short = None
-    if previous is not None and s.pieces > 0:  # nothing to explain while nobody has pieces
-        ahead_name = by_id[previous.team]["name"]
-        try:
-            texts = {
-                lang: rules.tie_break_reason(
-                    previous, s, ahead_name=ahead_name, language=lang, with_time=True
-                )
-                for lang in LANGUAGES
-            }
-            gap = rules.tie_break(previous, s)
-        except ValueError:
-            texts, gap = {}, None
-        if texts.get("da") and gap is not None:
-            tie_break = texts
-            tie_break_short = {
-                lang: tie_break_sentence(gap, ahead_name, lang) for lang in LANGUAGES
-            }
+    if previous is not None:
+        tie_break, tie_break_short = _tie_break(previous, s, by_id[previous.team]["name"])
     return {
         "rank": s.rank,
         "team": {"id": team["id"], "name": team["name"], "table": team["table"]},
@@ -470,22 +463,41 @@ def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id) -> dict
         "progress": progress,
         "tie_break": tie_break,
         "tie_break_short": tie_break_short,
+        # The organiser's labels (ung, senior, gæst): each has its own ranking (`label_body`).
+        "labels": list(team["labels"]) if isinstance(team["labels"], list) else [],
     }
+
+
+def _tie_break(previous: rules.Standing, s: rules.Standing, ahead_name: str) -> tuple:
+    """R11 told for `s` ranked after `previous` (called `ahead_name`): ({"da", "en"} sentences,
+    the same in a few words), or (None, None) when there is nothing to tell."""
+    if s.pieces <= 0:  # nothing to explain while nobody has pieces
+        return None, None
+    try:
+        texts = {
+            lang: rules.tie_break_reason(
+                previous, s, ahead_name=ahead_name, language=lang, with_time=True
+            )
+            for lang in LANGUAGES
+        }
+        gap = rules.tie_break(previous, s)
+    except ValueError:
+        return None, None
+    if not texts.get("da") or gap is None:
+        return None, None
+    return texts, {lang: tie_break_sentence(gap, ahead_name, lang) for lang in LANGUAGES}
 
 
 def label_body(state: Competition, body: dict, label: str) -> dict:
     """`body` (a standings body) with only the entrants that carry `label`, ranked among
     themselves by the same rules (`championship.label_ranking`: 1, 2, 2, 4; disqualified
-    last); `label` says which. One query (the entrants' labels). While the final order is
-    held for the reveal (`held`) a label's ranking would tell it: no rows then."""
+    last); `label` says which. No query: each row holds its entrant's labels. While the
+    final order is held for the reveal (`held`) a label's ranking would tell it: no rows
+    then."""
     label = label.strip().lower()
     if body.get("held"):
         return {**body, "label": label, "standings": []}
-    carrying = {
-        pk
-        for pk, labels in Team.objects.filter(competition_id=state.pk).values_list("id", "labels")
-        if isinstance(labels, list) and label in labels
-    }
+    carrying = {r["team"]["id"] for r in body["standings"] if label in r.get("labels", ())}
     rows = {r["team"]["id"]: r for r in body["standings"]}
     ranked = championship.label_ranking(
         [
@@ -501,10 +513,17 @@ def label_body(state: Competition, body: dict, label: str) -> dict:
         ],
         carrying,
     )
-    # The tie-break sentences name the entrant above in the whole ranking: not this one's.
-    standings = [
-        {**rows[s.team], "rank": s.rank, "tie_break": None, "tie_break_short": None} for s in ranked
-    ]
+    # The tie-break sentences of the whole ranking name the entrant above there: each is
+    # told again from the entrant above in this one.
+    standings = []
+    previous: rules.Standing | None = None
+    for s in ranked:
+        row = rows[s.team]
+        told = (None, None)
+        if previous is not None and s.rank is not None:
+            told = _tie_break(previous, s, rows[previous.team]["team"]["name"])
+        standings.append({**row, "rank": s.rank, "tie_break": told[0], "tie_break_short": told[1]})
+        previous = s
     return {**body, "label": label, "standings": standings}
 
 

@@ -2,20 +2,32 @@
 judge print them at the prize-giving."""
 
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import urlencode
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from competition.models import Team
 from competition.roles import DESK, staff_view
-from scoring.selectors import competition_standings
+from scoring.api import label_of
+from scoring.selectors import competition_standings, label_body
 
 
 @staff_view(DESK, related=("finalised_by",))
 def official_results(request, competition):
     """The official results for print (A4): ranks, pieces, each puzzle's time and deduction,
-    counts, disqualifications with their reasons, and when the results became final."""
+    counts, disqualifications with their reasons, and when the results became final; with
+    `?label=`, one label's own ranking (its own ranks, the same rules) under its heading."""
     body = competition_standings(competition, staff=True)
+    url = reverse("desk:official", args=[competition.slug])
+    label = label_of(request)
+    chips = [
+        {"label": name, "url": f"{url}?{urlencode({'label': name})}", "current": name == label}
+        for name in body.get("labels", [])
+    ]
+    if label is not None:
+        body = label_body(competition, body, label)
     reasons = dict(
         Team.objects.filter(competition=competition, disqualified=True).values_list(
             "id", "disqualified_reason"
@@ -44,6 +56,9 @@ def official_results(request, competition):
         {
             "competition": competition,
             "body": body,
+            "label": label,
+            "chips": chips,
+            "url": url,
             "rows": rows,
             "printed_at": timezone.now(),
             "note_colspan": len(puzzles) + 2,

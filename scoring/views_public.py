@@ -19,7 +19,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
-from django.utils.http import content_disposition_header
+from django.utils.http import content_disposition_header, urlencode
+from django.utils.text import slugify
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_sameorigin
@@ -27,8 +28,16 @@ from django.views.decorators.clickjacking import xframe_options_sameorigin
 from competition.cells import csv_writer
 from competition.models import Championship, Competition, Status
 from competition.qr import absolute_url, qr_svg
+from competition.words import entrant_text
 from scoring import selectors
-from scoring.api import cached_response, if_none_match, is_staff, sees_unconfirmed_counts
+from scoring.api import (
+    cached_response,
+    if_none_match,
+    is_staff,
+    label_of,
+    label_tag,
+    sees_unconfirmed_counts,
+)
 from scoring.charts import race_chart
 from scoring.follow import feed_items, projection
 from scoring.formatting import format_hms
@@ -100,22 +109,37 @@ LIVE = {
 }
 
 
-def _render_live(state, status, staff, kind, blind=True) -> str:
+def _with_label(url: str, label: str | None) -> str:
+    return url if label is None else f"{url}?{urlencode({'label': label})}"
+
+
+def _render_live(state, status, staff, kind, blind=True, label=None) -> str:
+    """The live part; with `label`, that label's own ranking under its heading (the same
+    rules, its own ranks: selectors.label_body) and, on the leaderboard, a chip for each
+    label in use to choose another."""
     body = standings_for(state, staff=staff, status=status, blind=blind)
+    leaderboard_url = reverse("public:leaderboard", args=[state.slug])
+    chips = [
+        {"label": name, "url": _with_label(leaderboard_url, name), "current": name == label}
+        for name in body.get("labels", [])
+    ]
+    if label is not None:
+        body = selectors.label_body(state, body, label)
     context = _live_context(state, status, staff, body)
     # "stage": the screen's live part on a championship's big screen, which polls for it.
     context["on_stage"] = kind == "stage"
-    context["url"] = reverse(
-        "public:screen" if kind == "stage" else f"public:{kind}", args=[state.slug]
-    )
-    context["leaderboard_url"] = reverse("public:leaderboard", args=[state.slug])
+    page = "public:screen" if kind == "stage" else f"public:{kind}"
+    context["url"] = _with_label(reverse(page, args=[state.slug]), label)
+    context["label"] = label
+    context["chips"] = chips
+    context["leaderboard_url"] = leaderboard_url
     context["qr_url"] = reverse("public:qr", args=[state.slug])
     # The hall's address when `make hall` knows it; else the page fills in its own.
     context["public_host"] = settings.PUBLIC_URL.split("://", 1)[-1]
     if kind == "leaderboard":
         context["chart"] = race_chart(body)
     else:
-        context.update(screen_context(state, body))
+        context.update(screen_context(state, body, label=label))
     return render_to_string(LIVE[kind][1], context)
 
 
@@ -123,23 +147,28 @@ TICKER_LINES = 6  # the big screen's ticker: the newest lines of the speaker's f
 SCREEN_POLL_SECONDS = 1  # A switch in the control room shows within about a second
 
 
-def screen_context(state, body) -> dict:
+def screen_context(state, body, label=None) -> dict:
     """What the big screen's mode needs: the countdown, the announcement, the
-    reveal's current place(s) with the tie-break sentence that names them."""
+    reveal's current place(s) with the tie-break sentence that names them. A label's screen
+    shows its own ranking where the others show the reveal or the ticker (the places
+    and the finishes of the whole ranking)."""
     rows = body["standings"]
+    mode = state.screen_mode
+    if label is not None and mode in ("reveal", "ticker"):
+        mode = "standings"
     context = {
-        "mode": state.screen_mode,
+        "mode": mode,
         "message": state.screen_message,
         "poll_seconds": SCREEN_POLL_SECONDS,
         "starts_ms": int(state.starts_at.timestamp() * 1000),
         "reveal": None,
         "ticker": None,
     }
-    if state.screen_mode == "ticker" and not body.get("held"):
+    if mode == "ticker" and not body.get("held"):
         # The speaker's feed, newest first, as many lines as a TV shows (scoring/pace.py).
         context["ticker"] = feed_items(state, body["status"], body)[:TICKER_LINES]
     at, first = state.reveal_at, state.reveal_from
-    if state.screen_mode == "reveal" and at is not None:
+    if mode == "reveal" and at is not None:
         current = [r for r in rows if r["rank"] == at]
         below = next((r for r in rows if r["rank"] is not None and r["rank"] > at), None)
         sentence = None
@@ -157,18 +186,25 @@ def screen_context(state, body) -> dict:
     return context
 
 
-def _live_key(kind, state, status, lang) -> str:
-    return f"live:{kind}:{state.pk}:{state.standings_version}:{status}:{lang}"
+def _live_key(kind, state, status, lang, label=None) -> str:
+    return f"live:{kind}:{state.pk}:{state.standings_version}:{status}:{lang}{label_tag(label)}"
 
 
-def _live_html(state, status, staff, lang, kind, blind=True) -> str:
-    """The live part, rendered once per version, status and language (public readers)."""
-    if staff:
-        return _render_live(state, status, staff, kind, blind)
-    key = _live_key(kind, state, status, lang)
+def _kept(state, status, label) -> bool:
+    """Whether the public live part is kept in the cache: the whole ranking, or the ranking
+    of a label an entrant carries (not one for every text someone types after ?label=)."""
+    return label is None or label in standings_for(state, status=status).get("labels", [])
+
+
+def _live_html(state, status, staff, lang, kind, blind=True, label=None) -> str:
+    """The live part, rendered once per version, status, language and label (public
+    readers)."""
+    if staff or not _kept(state, status, label):
+        return _render_live(state, status, staff, kind, blind, label)
+    key = _live_key(kind, state, status, lang, label)
     html = cache.get(key)
     if html is None:
-        html = _render_live(state, status, staff, kind).encode()
+        html = _render_live(state, status, staff, kind, label=label).encode()
         cache.set(key, html, CACHE_SECONDS)
     return html.decode()
 
@@ -185,18 +221,21 @@ def _live_page(request, slug, kind, otherwise=None):
     blind = not sees_unconfirmed_counts(request.user)
     status = str(state.status_at(timezone.now()))
     lang = _language()
+    label = label_of(request)
     if request.htmx:
-        etag = f'W/"{kind}-{state.pk}-{state.standings_version}-{status}-{lang}"'
+        etag = f'W/"{kind}-{state.pk}-{state.standings_version}-{status}-{lang}{label_tag(label)}"'
         if staff:
-            response = HttpResponse(_live_html(state, status, staff, lang, kind, blind))
+            response = HttpResponse(_live_html(state, status, staff, lang, kind, blind, label))
         elif if_none_match(request, etag):
             response = HttpResponseNotModified()
+        elif not _kept(state, status, label):
+            response = HttpResponse(_render_live(state, status, staff, kind, label=label))
         else:
             response = cached_response(
                 request,
                 state,
-                _live_key(kind, state, status, lang),
-                lambda: _render_live(state, status, staff, kind),
+                _live_key(kind, state, status, lang, label),
+                lambda: _render_live(state, status, staff, kind, label=label),
                 "text/html; charset=utf-8",
             )
         if not staff:
@@ -211,8 +250,9 @@ def _live_page(request, slug, kind, otherwise=None):
         return {
             "competition": state,
             "clock": state.clock(),
-            "live": _live_html(state, status, staff, lang, kind, blind),
+            "live": _live_html(state, status, staff, lang, kind, blind, label),
             "kind": kind,
+            "label": label,
         }
 
     anonymous = not request.user.is_authenticated
@@ -367,15 +407,19 @@ def _share(request) -> dict:
 
 
 def results_csv(request, slug):
-    """The results for a Danish Excel: `;` between fields, UTF-8 with a BOM, header first."""
+    """The results for a Danish Excel: `;` between fields, UTF-8 with a BOM, header first;
+    with `?label=`, that label's own ranking (its name in the file's name)."""
     state, staff = _state(request, slug)
     status = str(state.status_at(timezone.now()))
     blind = not sees_unconfirmed_counts(request.user)
     body = standings_for(state, staff=staff, status=status, blind=blind)
+    label = label_of(request)
+    if label is not None:
+        body = selectors.label_body(state, body, label)
     final = body["final"]
     out = io.StringIO()
     writer = csv_writer(out, delimiter=";", lineterminator="\r\n")
-    header = [_("No."), _("Team"), _("Table"), _("Pieces"), _("Puzzles finished")]
+    header = [_("No."), entrant_text(state, "Team"), _("Table"), _("Pieces"), _("Puzzles finished")]
     header.append(_("Last finish"))
     for p in body["puzzles"]:
         header += [
@@ -410,7 +454,8 @@ def results_csv(request, slug):
         line += [counted, row_status]
         writer.writerow(line)
     words = (_("results"), _("final") if final else _("provisional"))
-    name = f"{state.slug}-{words[0]}-{words[1]}.csv"
+    labelled = "" if label is None else f"-{slugify(label, allow_unicode=True)}"
+    name = f"{state.slug}-{words[0]}{labelled}-{words[1]}.csv"
     response = HttpResponse(
         ("\ufeff" + out.getvalue()).encode("utf-8"), content_type="text/csv; charset=utf-8"
     )

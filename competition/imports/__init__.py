@@ -3,7 +3,9 @@
 The file's first row names the columns; upper/lower case, extra spaces and the order do
 not matter, and Danish or English names work. Columns:
 
-- ``hold`` / ``team`` (required): the team's name.
+- ``hold`` / ``team`` (required): the team's name; in a competition of individuals also
+  ``navn`` / ``deltager`` (the entrant, who is its one puzzler unless a member's column
+  names one), of pairs ``par`` (headers.py ``_NAME_OF``).
 - ``bord`` / ``table`` (optional): the table number. Without this column every team gets
   the next free table; with it, an empty or invalid cell is a problem in the preview
   (which suggests the next free table).
@@ -20,7 +22,8 @@ not matter, and Danish or English names work. Columns:
 - ``under 15`` and ``betalt`` are marked with x, ja, yes, ✓, "Betalt", "ja (MobilePay)"...;
   empty, nej, no, 0, "ikke betalt" is not (`plan.mark_value`).
 - Optional: ``betalt`` / ``paid``, ``kontaktperson`` / ``contact``,
-  ``e-mail`` / ``email``, ``telefon`` / ``phone``, ``noter`` / ``notes``.
+  ``e-mail`` / ``email``, ``telefon`` / ``phone``, ``noter`` / ``notes``, ``kategorier`` /
+  ``mærker`` / ``labels`` (the entrant's labels, separated by commas: "ung, gæst").
 Other columns are ignored (the preview lists them).
 
 CSV: separated by ``;`` or ``,``, UTF-8 with or without BOM (Excel's Windows-1252 is
@@ -40,7 +43,7 @@ from competition.imports.files import (
     read_dataset,
     too_large_message,
 )
-from competition.imports.headers import classify, mapping_choices, parse_key
+from competition.imports.headers import COLUMNS, classify, mapping_choices, parse_key
 from competition.imports.plan import NO, YES, PlannedTeam, Preview, preview
 from competition.imports.stored import (
     columns_recall,
@@ -52,6 +55,7 @@ from competition.imports.stored import (
 )
 
 __all__ = [
+    "COLUMNS",
     "MAX_BYTES",
     "MAX_ROWS",
     "NO",

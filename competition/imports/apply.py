@@ -6,7 +6,7 @@ from django.utils.translation import gettext as _
 
 from competition.imports.plan import Preview, preview
 from competition.models import Competition, Team
-from competition.services import team_create
+from competition.services import team_create, team_labels_set
 
 
 class ImportRefused(Exception):
@@ -38,7 +38,10 @@ def confirm(
     created = []
     for team in teams:
         try:
-            created.append(team_create(competition=competition, by=by, **team.service_kwargs()))
+            made = team_create(competition=competition, by=by, **team.service_kwargs())
+            if team.labels:
+                made = team_labels_set(team=made, by=by, labels=team.labels)
+            created.append(made)
         except ValidationError as exc:  # e.g. another desk registered the same name meanwhile
             transaction.set_rollback(True)
             message = "; ".join(exc.messages)

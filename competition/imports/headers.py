@@ -5,6 +5,8 @@ import re
 from django.utils.translation import gettext as _
 
 from competition.inputs import whole_number
+from competition.models import Discipline
+from competition.words import entrant_text
 
 _WORDS = {
     "name": {
@@ -97,6 +99,52 @@ _WORDS = {
         "phone number",
     },
     "notes": {"noter", "notes", "bemærkninger", "note"},
+    "labels": {
+        "kategorier",
+        "kategori",
+        "mærker",
+        "mærke",
+        "labels",
+        "label",
+        "særskilt placering",
+        "særskilte placeringer",
+    },
+}
+
+# The entrant's name in the discipline's own word (GLOSSARY.md: deltager, par), read before
+# the words above: an individual's "navn" or "deltager" is the entrant (and its one
+# puzzler), not a member's column. The team's words ("hold") are read in every discipline.
+_NAME_OF = {
+    Discipline.INDIVIDUAL: {
+        "navn",
+        "name",
+        "deltager",
+        "deltagernavn",
+        "deltagerens navn",
+        "fulde navn",
+        "full name",
+        "entrant",
+        "participant",
+        "puzzler",
+        "pusler",
+    },
+    Discipline.PAIR: {
+        "par",
+        "pair",
+        "parnavn",
+        "pair name",
+        "parrets navn",
+        "navn på par",
+        "navn på parret",
+    },
+}
+
+# The columns a discipline's export writes and its example shows (the name, each member),
+# and the export's file name ("dm-2026-hold.csv").
+COLUMNS = {
+    Discipline.INDIVIDUAL: {"name": "navn", "member": "deltager", "file": "deltagere"},
+    Discipline.PAIR: {"name": "par", "member": "deltager", "file": "par"},
+    Discipline.TEAM: {"name": "hold", "member": "medlem", "file": "hold"},
 }
 
 
@@ -108,9 +156,12 @@ def _norm(header) -> str:
     return re.sub(r"^(er|is) ", "", text)
 
 
-def classify(header) -> tuple[str, int] | None:
-    """('name', 0), ('member', 2), ('u15', 2), ('adult', 0)... or None for an unknown column."""
+def classify(header, discipline: str = Discipline.TEAM) -> tuple[str, int] | None:
+    """('name', 0), ('member', 2), ('u15', 2), ('adult', 0)... or None for an unknown column;
+    the entrant's name also in the `discipline`'s word ("navn", "par")."""
     text = _norm(header)
+    if text in _NAME_OF.get(discipline, ()):
+        return "name", 0
     for kind, words in _WORDS.items():
         if text in words:
             return kind, 0
@@ -155,11 +206,11 @@ def parse_key(key: str) -> tuple[str, int] | None:
     return kind, number
 
 
-def mapping_choices(width: int = 6) -> list[tuple[str, str]]:
+def mapping_choices(width: int = 6, discipline: str = Discipline.TEAM) -> list[tuple[str, str]]:
     """What a column can be read as, for the preview's selects."""
     choices = [
         ("", _("Not imported")),
-        ("name:0", _("Team name")),
+        ("name:0", entrant_text(discipline, "Team name")),
         ("table:0", _("Table")),
         ("members:0", _("Members, all in one cell")),
         ("member:0", _("Member (one row per member)")),
@@ -180,5 +231,6 @@ def mapping_choices(width: int = 6) -> list[tuple[str, str]]:
         ("contact_email:0", _("E-mail")),
         ("contact_phone:0", _("Phone")),
         ("notes:0", _("Notes")),
+        ("labels:0", _("Labels")),
     ]
     return choices

@@ -3,12 +3,15 @@
 import re
 from dataclasses import dataclass, field
 
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from competition.imports.files import clean_cell, read_dataset
 from competition.imports.headers import classify, column_key, parse_key
 from competition.inputs import INT_MAX, whole_number
-from competition.models import Competition, Team
+from competition.models import Competition, Discipline, Team
+from competition.services.teams import labels_clean
+from competition.words import entrant_text, member_limit, member_limit_text
 
 # What a "paid" or "under 15" cell may say ("Betalt", "ja (MobilePay)", ✓ ...).
 YES = {"x", "ja", "j", "yes", "y", "1", "true", "sand", "✓", "✔", "☑", "betalt", "paid", "ok"}
@@ -55,6 +58,7 @@ class PlannedTeam:
     notes: str = ""
     problems: list[str] = field(default_factory=list)
     notes_for_desk: list[str] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
 
     def service_kwargs(self) -> dict:
         return {
@@ -251,7 +255,7 @@ def preview(
     ignored = []
     shown = []
     for index, header in enumerate(headers):
-        kind = auto = classify(header)
+        kind = auto = classify(header, competition.discipline)
         again = False
         if mapping is not None and index in mapping:
             kind = parse_key(mapping[index])
@@ -277,9 +281,14 @@ def preview(
     file_problems = []
     if "name" not in kinds:
         file_problems.append(
-            _("The file has no column for the team's name: name the first row's cell “hold”.")
+            entrant_text(
+                competition,
+                "The file has no column for the team's name: name the first row's cell “hold”.",
+            )
         )
         return Preview([], ignored, file_problems, shown)
+    # An individual entrant is its one puzzler: without a member's column, the name is its.
+    solo = competition.discipline == Discipline.INDIVIDUAL and not kinds & {"member", "members"}
     one_row_per_member = ("member", 0) in columns.values()
     has_table_column = "table" in kinds
     age_known = bool(kinds & {"age", "u15"})
@@ -297,8 +306,11 @@ def preview(
         for i, key in columns.items():
             values[key] = cells.get(i, "")
         name = values.get(("name", 0), "")
+        if solo:
+            values["member", 0] = name
         problems: list[str] = []
         notes: list[str] = []
+        labels = _labels(values.get(("labels", 0), ""), problems)
         member_list = _row_members(
             values, headers_of, one_row_per_member, age_known, problems, notes
         )
@@ -310,6 +322,7 @@ def preview(
             team.members += member_list
             team.problems += problems
             team.notes_for_desk += notes
+            team.labels += [label for label in labels if label not in team.labels]
             if table_text and team.table_text and table_text != team.table_text:
                 team.problems.append(
                     _("Row %(row)s gives table %(table)s, another row of the team %(other)s.")
@@ -330,6 +343,7 @@ def preview(
             notes=values.get(("notes", 0), ""),
             problems=problems,
             notes_for_desk=notes,
+            labels=labels,
         )
         planned.append(team)
         if name:
@@ -337,11 +351,24 @@ def preview(
 
     _check(competition, planned, has_table_column)
     if not planned:
-        file_problems.append(_("The file has no teams."))
+        file_problems.append(entrant_text(competition, "The file has no teams."))
     return Preview(planned, ignored, file_problems, shown)
 
 
+def _labels(value: str, problems: list[str]) -> list[str]:
+    """ "ung, senior" -> ["ung", "senior"] (the service's rule for labels)."""
+    try:
+        return labels_clean(_NAMES.split(value))
+    except ValidationError as exc:
+        problems.extend(exc.messages)
+        return []
+
+
 def _check(competition: Competition, planned: list[PlannedTeam], has_table_column: bool) -> None:
+    def say(msgid: str, **values) -> str:
+        return entrant_text(competition, msgid, **values)
+
+    most = member_limit(competition.discipline)
     existing = list(Team.objects.filter(competition=competition).values_list("name", "table"))
     db_names = {n.casefold() for n, _t in existing}
     db_tables = {t for _n, t in existing}
@@ -349,16 +376,16 @@ def _check(competition: Competition, planned: list[PlannedTeam], has_table_colum
     seen_tables: dict[int, int] = {}
     for team in planned:
         if not team.name:
-            team.problems.append(_("The team has no name."))
+            team.problems.append(say("The team has no name."))
         elif len(team.name) > 120:
-            team.problems.append(_("The team name is longer than 120 characters."))
+            team.problems.append(say("The team name is longer than 120 characters."))
         else:
             key = team.name.casefold()
             if key in db_names:
-                team.problems.append(_("A team with this name already exists."))
+                team.problems.append(say("A team with this name already exists."))
             elif key in seen_names:
                 team.problems.append(
-                    _("The same team name is also in row %(row)s.") % {"row": seen_names[key]}
+                    say("The same team name is also in row %(row)s.", row=seen_names[key])
                 )
             seen_names.setdefault(key, team.line)
         table = whole_number(team.table_text, low=1, high=INT_MAX)
@@ -366,7 +393,7 @@ def _check(competition: Competition, planned: list[PlannedTeam], has_table_colum
             team.table = table
             if table in db_tables:
                 team.problems.append(
-                    _("Table %(table)s is already taken by a registered team.") % {"table": table}
+                    say("Table %(table)s is already taken by a registered team.", table=table)
                 )
             elif table in seen_tables:
                 team.problems.append(
@@ -375,7 +402,9 @@ def _check(competition: Competition, planned: list[PlannedTeam], has_table_colum
                 )
             seen_tables.setdefault(table, team.line)
         if not team.members:
-            team.problems.append(_("The team has no members: write at least one member's name."))
+            team.problems.append(say("The team has no members: write at least one member's name."))
+        elif most is not None and len(team.members) > most:
+            team.problems.append(member_limit_text(competition.discipline))
         for m in team.members:
             if m["under_15"] and not m["guardian"]:
                 team.problems.append(

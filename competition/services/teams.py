@@ -19,8 +19,9 @@ from competition.audit_actions import (
     Action,
 )
 from competition.errors import Refusal
-from competition.models import Competition, Member, Team
+from competition.models import Competition, Discipline, Member, Team
 from competition.roles import ADMIN, has_role
+from competition.words import entrant_text, member_limit, member_limit_text
 from competition.writes import write
 
 __all__ = [
@@ -71,8 +72,9 @@ def next_free_table(competition: Competition, taken: Iterable[int] = ()) -> int:
     return table
 
 
-def members_clean(members: Iterable[dict]) -> list[dict]:
-    """Plain member dicts, blank rows dropped; R3: an under-15 member needs an adult.
+def members_clean(members: Iterable[dict], discipline: str = Discipline.TEAM) -> list[dict]:
+    """Plain member dicts, blank rows dropped; R3: an under-15 member needs an adult; an
+    individual entrant is one puzzler and a pair two at most (competition/words.py).
 
     Raises ValidationError({"members": [...]}) naming every member that breaks a rule.
     """
@@ -93,6 +95,9 @@ def members_clean(members: Iterable[dict]) -> list[dict]:
                 % {"name": name}
             )
         cleaned.append({"name": name, "under_15": under_15, "guardian": guardian})
+    most = member_limit(discipline)
+    if most is not None and len(cleaned) > most:
+        errors.append(member_limit_text(discipline))
     if errors:
         raise ValidationError({"members": errors})
     return cleaned
@@ -142,16 +147,19 @@ def _check_name_and_table(competition: Competition, name: str, table, exclude_pk
     if exclude_pk is not None:
         others = others.exclude(pk=exclude_pk)
     if not name:
-        errors["name"] = [_("The team needs a name.")]
+        errors["name"] = [entrant_text(competition, "The team needs a name.")]
     else:
         # Casefold in Python: SQLite's lower() knows only ASCII (Ø, Æ, Å).
         folded = name.casefold()
         if any(n.casefold() == folded for n in others.values_list("name", flat=True)):
-            errors["name"] = [_("A team with this name already exists.")]
+            errors["name"] = [entrant_text(competition, "A team with this name already exists.")]
     if table is None or table == "":
         errors["table"] = [
-            _("The team needs a table number; the next free is %(table)s.")
-            % {"table": next_free_table(competition)}
+            entrant_text(
+                competition,
+                "The team needs a table number; the next free is %(table)s.",
+                table=next_free_table(competition),
+            )
         ]
     else:
         try:
@@ -203,7 +211,7 @@ def team_create(
         except ValidationError as e:
             errors.update(e.message_dict)
         try:
-            members = members_clean(members)
+            members = members_clean(members, competition.discipline)
         except ValidationError as e:
             errors.update(e.message_dict)
         if errors:
@@ -249,7 +257,7 @@ def team_update(*, team: Team, by, members: Sequence[dict] | None = None, **fiel
                 errors.update(e.message_dict)
         if members is not None:
             try:
-                members = members_clean(members)
+                members = members_clean(members, competition.discipline)
             except ValidationError as e:
                 errors.update(e.message_dict)
         if errors:

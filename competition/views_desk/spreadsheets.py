@@ -9,7 +9,9 @@ from competition import imports
 from competition.errors import Refusal
 from competition.forms import ImportForm
 from competition.inputs import whole_number
+from competition.models import Competition, Discipline
 from competition.roles import DESK, staff_view
+from competition.words import entrant_text
 
 
 @staff_view(DESK, competition=True)
@@ -17,7 +19,8 @@ def export(request, competition):
     response = HttpResponse(
         "\ufeff" + imports.export_csv(competition), content_type="text/csv; charset=utf-8"
     )
-    response["Content-Disposition"] = f'attachment; filename="{competition.slug}-hold.csv"'
+    word = imports.COLUMNS[competition.discipline]["file"]  # "-hold.csv", "-par.csv"
+    response["Content-Disposition"] = f'attachment; filename="{competition.slug}-{word}.csv"'
     return response
 
 
@@ -65,7 +68,10 @@ def import_teams(request, competition):
             return redirect("desk:import", slug=competition.slug)
         else:
             imports.preview_discard(stored)
-            messages.success(request, _("Teams imported: %(count)s.") % {"count": len(created)})
+            messages.success(
+                request,
+                entrant_text(competition, "Teams imported: %(count)s.", count=len(created)),
+            )
             return redirect("desk:teams", slug=competition.slug)
     elif request.method == "POST":
         form = ImportForm(request.POST, request.FILES)
@@ -100,22 +106,44 @@ def _import_mapping(data) -> dict[int, str]:
 def _import_page(request, context):
     """The import page; with a preview, its columns with how each is read."""
     preview = context.get("preview")
+    competition = context["competition"]
     if preview is not None:
         numbers = [int(c["key"].split(":")[1]) for c in preview.columns if c["key"]]
-        choices = imports.mapping_choices(max([6, *numbers]))
+        choices = imports.mapping_choices(max([6, *numbers]), competition.discipline)
         for column in preview.columns:
             column["choices"] = choices
+    context["columns"] = imports.COLUMNS[competition.discipline]
     return render(request, "competition/desk_import.html", context)
 
 
-@staff_view(DESK)
-def import_example(request, slug):
-    text = (
+# The example sign-up sheet of each discipline, in the columns the import reads.
+EXAMPLES = {
+    Discipline.INDIVIDUAL: (
+        "navn;bord;alder;ledsagende voksen;kategorier;betalt\r\n"
+        "Anne Jensen;1;44;;senior;ja\r\n"
+        "Ida Jensen;2;12;Anne Jensen;ung;ja\r\n"
+        "Søren Nielsen;3;;;gæst;\r\n"
+    ),
+    Discipline.PAIR: (
+        "par;bord;deltager 1;deltager 1 under 15;deltager 1 ledsagende voksen;deltager 2;"
+        "deltager 2 under 15;deltager 2 ledsagende voksen;kategorier;betalt\r\n"
+        "Anne og Ida;1;Anne Jensen;;;Ida Jensen;x;Anne Jensen;ung;ja\r\n"
+        "Brikkebrødrene;2;Søren Nielsen;;;Ole Nielsen;;;;\r\n"
+    ),
+    Discipline.TEAM: (
         "hold;bord;medlem 1;medlem 1 under 15;medlem 1 ledsagende voksen;medlem 2;"
         "medlem 2 under 15;medlem 2 ledsagende voksen;betalt\r\n"
         "Kantsøgerne;1;Anne Jensen;;;Ida Jensen;x;Anne Jensen;ja\r\n"
         "Brikkebanden;2;Søren Nielsen;;;Line Nielsen;;;\r\n"
-    )
+    ),
+}
+
+
+@staff_view(DESK)
+def import_example(request, slug):
+    """The example file, in the words of the competition's discipline (a team's without one)."""
+    found = Competition.objects.filter(slug=slug).values_list("discipline", flat=True).first()
+    text = EXAMPLES.get(found or Discipline.TEAM, EXAMPLES[Discipline.TEAM])
     response = HttpResponse("\ufeff" + text, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="tilmeldinger-eksempel.csv"'
     return response

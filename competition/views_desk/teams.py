@@ -3,6 +3,7 @@
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -14,10 +15,11 @@ from competition import selectors, services
 from competition.errors import Refusal
 from competition.forms import TeamForm, member_formset, members_from
 from competition.inputs import redirect_next, whole_number
-from competition.models import Competition, Team
+from competition.models import Competition, Discipline, Team
 from competition.roles import DESK, staff_view
 from competition.views_desk import championship
 from competition.views_desk.lists import FILTERS, is_missing, matches
+from competition.words import member_limit
 
 
 def _desk_context(request, competition: Competition) -> dict:
@@ -190,36 +192,48 @@ def _competition_day(competition: Competition) -> bool:
 
 
 def _save_team(request, competition: Competition, team: Team | None):
-    """Register (team None) or edit a team with its members."""
+    """Register (team None) or edit a team with its members and labels. An individual entrant
+    is one puzzler (its name is the entrant's), a pair two (competition/words.py)."""
     check_in = "check_in" in request.POST
-    MemberFormSet = member_formset(extra=competition.max_at_table if team is None else 1)
+    solo = competition.discipline == Discipline.INDIVIDUAL
+    MemberFormSet = member_formset(
+        extra=competition.max_at_table if team is None else 1,
+        most=member_limit(competition.discipline),
+    )
+    rows = {"prefix": "members", "form_kwargs": {"solo": solo}}
     if request.method == "POST":
-        form = TeamForm(request.POST)
-        formset = MemberFormSet(request.POST, prefix="members")
+        form = TeamForm(request.POST, discipline=competition.discipline)
+        formset = MemberFormSet(request.POST, **rows)
         if form.is_valid() and formset.is_valid():
             data = dict(form.cleaned_data)
-            members = members_from(formset)
+            labels = data.pop("labels")
+            members = members_from(formset, name=data["name"] if solo else None)
             try:
                 teams_url = reverse("desk:teams", args=[competition.slug])
                 if team is None:
-                    team = services.team_create(
-                        competition=competition,
-                        by=request.user,
-                        members=members,
-                        check_in=check_in,
-                        **data,
-                    )
+                    with transaction.atomic():  # the entrant and its labels: all or nothing
+                        new = services.team_create(
+                            competition=competition,
+                            by=request.user,
+                            members=members,
+                            check_in=check_in,
+                            **data,
+                        )
+                        if labels:
+                            services.team_labels_set(team=new, by=request.user, labels=labels)
                     text = (
                         _("“%(team)s” is registered at table %(table)s and checked in.")
                         if check_in
                         else _("“%(team)s” is registered at table %(table)s.")
                     )
-                    messages.success(request, text % {"team": team.name, "table": team.table})
+                    messages.success(request, text % {"team": new.name, "table": new.table})
                     if "another" in request.POST:
                         return redirect("desk:team_new", slug=competition.slug)
-                    return redirect(f"{teams_url}?added={team.pk}")
+                    return redirect(f"{teams_url}?added={new.pk}")
                 card = _card_text(team)
-                services.team_update(team=team, by=request.user, members=members, **data)
+                with transaction.atomic():
+                    services.team_update(team=team, by=request.user, members=members, **data)
+                    services.team_labels_set(team=team, by=request.user, labels=labels)
                 messages.success(request, _("“%(team)s” is saved.") % {"team": team.name})
                 if _card_text(selectors.team_with_members(team=team)) != card:
                     return redirect(f"{teams_url}?reprint={team.pk}")
@@ -231,15 +245,18 @@ def _save_team(request, competition: Competition, team: Team | None):
             except Refusal as refusal:
                 form.add_error(None, str(refusal.message))
     elif team is None:
-        form = TeamForm(initial={"table": services.next_free_table(competition)})
-        check_in = _competition_day(competition)
-        formset = MemberFormSet(prefix="members")
-    else:
         form = TeamForm(
-            initial={f: getattr(team, f) for f in TeamForm.base_fields if hasattr(team, f)}
+            initial={"table": services.next_free_table(competition)},
+            discipline=competition.discipline,
         )
+        check_in = _competition_day(competition)
+        formset = MemberFormSet(**rows)
+    else:
+        initial = {f: getattr(team, f) for f in TeamForm.base_fields if hasattr(team, f)}
+        initial["labels"] = ", ".join(team.labels or [])
+        form = TeamForm(initial=initial, discipline=competition.discipline)
         formset = MemberFormSet(
-            prefix="members",
+            **rows,
             initial=[
                 {"name": m.name, "under_15": m.under_15, "guardian": m.guardian}
                 for m in team.members.all()
@@ -253,6 +270,8 @@ def _save_team(request, competition: Competition, team: Team | None):
             "team": team,
             "form": form,
             "formset": formset,
+            # An individual's one puzzler or a pair's two: no rows to add or remove.
+            "rows_fixed": member_limit(competition.discipline) is not None,
             "next_free": services.next_free_table(competition),
             "check_in": check_in,
         },

@@ -12,6 +12,7 @@ from competition.cells import csv_writer
 from competition.inputs import whole_number
 from competition.models import AuditEntry, Team
 from competition.roles import ADMIN, staff_view
+from competition.words import entrant_text
 from judging.selectors import audit_rows
 
 
@@ -71,7 +72,7 @@ def audit_csv(request, competition):
             _("User"),
             _("Action"),
             _("Table"),
-            _("Team"),
+            entrant_text(competition, "Team"),
             _("Objection"),
             _("Reason"),
             _("What happened"),

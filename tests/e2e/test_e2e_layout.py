@@ -50,6 +50,7 @@ from pathlib import Path
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
+from django.utils.http import urlencode
 
 from competition.models import Championship, Competition, Team
 from judging.models import Count, Finish, Objection
@@ -84,6 +85,12 @@ PAGES = {
     "control:speaker": ("admin", CONTROL, "#feed-live"),
     "control:judges": ("admin", CONTROL, "main h1"),
 }
+# A label's own ranking (`?label=`), with its heading; the leaderboard also with its chips.
+LABELLED = {
+    "public:leaderboard": (None, PHONE, "#live .label-head"),
+    "public:screen": (None, TV, ".screen-label"),
+}
+LABEL = "ungdom under 18 år"
 # A championship's slug on a competition's addresses answers the championship's page (its big
 # screen rotating between the running competitions, else the programme; its control room; the
 # desk across it): the same URL names, checked at the sizes they are used at.
@@ -158,6 +165,15 @@ TITLES = [
 ]
 
 
+def labels(i: int) -> list[str]:
+    """The organiser's labels, a long one among them: the leaderboard's chips."""
+    return [
+        label
+        for label, every in ((LABEL, 3), ("senior", 4), ("gæst", 5), ("udenlandsk gæst", 7))
+        if i % every == 0
+    ]
+
+
 def team_name(i: int) -> str:
     base = NAMES[i % len(NAMES)]
     return f"{base[: 120 - 3]} {i}"  # the 120 characters the form allows, unique
@@ -194,7 +210,8 @@ def championship(state: str, admin) -> Competition:
         for i, (n, t) in enumerate(zip((500, 1000, 1000, 1500), TITLES, strict=True), start=1)
     ]
     teams = Team.objects.bulk_create(
-        Team(competition=competition, name=team_name(i), table=i) for i in range(1, 61)
+        Team(competition=competition, name=team_name(i), table=i, labels=labels(i))
+        for i in range(1, 61)
     )
     finishes = []
     for i, team in enumerate(teams, start=1):
@@ -293,6 +310,10 @@ def test_every_page_fits_its_screen(browser, live_server, login, layout_users, s
     failures = []
     pages = [(name, page, _path(name, competition), "") for name, page in PAGES.items()]
     pages += [
+        (name, page, _path(name, competition) + f"?{urlencode({'label': LABEL})}", "label-")
+        for name, page in LABELLED.items()
+    ]
+    pages += [
         (name, page, reverse(name, args=[competition.championship.slug]), "championship-")
         for name, page in CHAMPIONSHIP_PAGES.items()
     ]
@@ -312,7 +333,8 @@ def test_every_page_fits_its_screen(browser, live_server, login, layout_users, s
                 page.evaluate("() => document.fonts.ready")
                 # The screen: once the pager has laid out its first page (the championship's
                 # shows a board while a competition runs, else the programme).
-                pager = name == "public:screen" and (not prefix or state == "running")
+                stage = prefix == "championship-"
+                pager = name == "public:screen" and (not stage or state == "running")
                 arg = {"mustFit": MUST_FIT, "ready": ready, "pager": pager}
                 problems = page.wait_for_function(MEASURE, arg=arg).json_value()
                 slug = prefix + re.sub(r"\W+", "-", name)

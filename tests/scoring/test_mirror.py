@@ -342,3 +342,32 @@ def test_a_round_of_a_championship_is_mirrored_with_its_championship_discipline_
     with ON_MIRROR:
         assert _push(client, snapshot).status_code == 200
         assert public_api() == hall
+
+
+def test_a_labels_ranking_is_the_same_on_the_mirror(client, day, teams):
+    """Rankings by label: the entrants' labels are pushed, so `?label=` answers on the mirror
+    as in the hall (the standings, the leaderboard's and the big screen's live parts)."""
+    Team.objects.filter(pk__in=[teams[1].pk, teams[2].pk]).update(labels=["ung"])
+    day.bump_standings()
+
+    def labelled():
+        cache.clear()
+        memo_clear()
+        api = client.get(f"/api/v1/competitions/{day.slug}/standings", {"label": "ung"}).json()
+        pages = [
+            client.get(path, {"label": "ung"}, headers={"HX-Request": "true"}).content.decode()
+            for path in (f"/{day.slug}/", f"/{day.slug}/screen/")
+        ]
+        return api, pages
+
+    hall = labelled()
+    assert [(r["team"]["name"], r["rank"]) for r in hall[0]["standings"]] == [
+        ("Hold 2", 1),
+        ("Hold 3", None),
+    ]
+    assert "Særskilt placering: ung" in hall[1][0]
+    snapshot = mirror.build(day)
+    assert [t["labels"] for t in snapshot["teams"]] == [[], ["ung"], ["ung"]]
+    with ON_MIRROR:
+        assert _push(client, snapshot).status_code == 200
+        assert labelled() == hall

@@ -178,3 +178,22 @@ def test_queries_per_page_do_not_grow_with_competitions_or_entrants(
     assert response.content.decode().count("data-competition=") == n_competitions
     with django_assert_max_num_queries(3):
         assert client.get(f"/{dm.slug}/", HTTP_HX_REQUEST="true").status_code == 200
+
+
+@pytest.mark.parametrize(("n_competitions", "n_teams"), [(1, 3), (4, 40)])
+def test_a_heats_standings_read_in_queries_that_do_not_grow_with_its_championship(
+    client, django_assert_max_num_queries, n_competitions, n_teams, memo_clock
+):
+    """A heat's standings JSON costs what a competition's alone does, whatever the number of
+    competitions in its championship and of entrants (issue 23's speed; `make bench`)."""
+    dm = championship_of(n_competitions, n_teams)
+    heat = dm.competitions.order_by("slug").first()
+    url = reverse("api:standings", args=[heat.slug])
+    assert client.get(f"/{dm.slug}/").status_code == 200  # the others' standings cached too
+    memo_clock.advance(2)
+    with django_assert_max_num_queries(4):
+        response = client.get(url)
+    assert response.status_code == 200
+    assert len(response.json()["standings"]) == n_teams
+    with django_assert_max_num_queries(0):  # cached, and the version read this second
+        assert client.get(url).status_code == 200

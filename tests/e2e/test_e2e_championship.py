@@ -6,8 +6,8 @@
    each heat, finds a tie at the cut in heat A (300 pieces each, no whole puzzle), confirms
    without deciding and is asked, then chooses one of the tied and confirms: the four go on
    with their names and members, audited;
-3. the final's clock is started (from a time noted on paper) and stopped in its control room, finishes and counts come
-   through the services, the head judge makes the results final;
+3. the final's clock is started (from a time noted on paper) and stopped in its control
+   room, finishes and counts come through the services, the head judge makes it final;
 4. the big screen's reveal steps from 4th place to the winner.
 
 Every step waits for the state it brings (docs/testing.md)."""

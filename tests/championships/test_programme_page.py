@@ -197,3 +197,46 @@ def test_a_heats_standings_read_in_queries_that_do_not_grow_with_its_championshi
     assert len(response.json()["standings"]) == n_teams
     with django_assert_max_num_queries(0):  # cached, and the version read this second
         assert client.get(url).status_code == 200
+
+
+def test_every_reader_gets_the_same_bytes_until_a_competition_changes(
+    client, programme, memo_clock, django_assert_max_num_queries
+):
+    """The programme is rendered once per state of its competitions (make bench: at least
+    0.8 x /healthz): within the memo's second a reader costs no query; after a change the
+    next second's readers get the new leader, and a poll with the old ETag gets the new
+    fragment."""
+    dm, (a, _b), final, pairs, teams = programme
+    first = client.get(f"/{dm.slug}/")
+    poll = client.get(f"/{dm.slug}/", HTTP_HX_REQUEST="true")
+    etag = poll["ETag"]
+    with django_assert_max_num_queries(0):
+        again = client.get(f"/{dm.slug}/")
+        assert (
+            client.get(f"/{dm.slug}/", HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag).status_code
+            == 304
+        )
+    assert again.content == first.content
+    # Kant og Hjørne (pairs) finishes first: the pairs' leader changes.
+    kant = Team.objects.get(competition=pairs, name="Kant og Hjørne")
+    Finish.objects.create(team=kant, puzzle=pairs.puzzles.get(), elapsed_seconds=600)
+    pairs.bump_standings()
+    memo_clock.advance(2)
+    changed = client.get(f"/{dm.slug}/", HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    board = card(changed.content.decode(), pairs.slug)
+    assert board.index("Kant og Hjørne") < board.index("Brik &amp; Bræt")
+    assert "Kant og Hjørne" in card(client.get(f"/{dm.slug}/").content.decode(), pairs.slug)
+
+
+def test_a_held_reveal_hides_the_leaders_at_once_though_no_result_changed(
+    client, programme, memo_clock
+):
+    """Holding the results back for the prize-giving bumps no standings version: the
+    programme's bytes still change with it."""
+    dm, (a, _b), *_rest = programme
+    assert "Anna" in card(client.get(f"/{dm.slug}/").content.decode(), a.slug)
+    Competition.objects.filter(pk=a.pk).update(hold_results=True)
+    memo_clock.advance(2)
+    held = card(client.get(f"/{dm.slug}/").content.decode(), a.slug)
+    assert "Anna" not in held and "Placeringerne afsløres ved præmieoverrækkelsen" in held

@@ -122,6 +122,13 @@ def test_a_championship_from_the_heats_to_the_finals_reveal(
     expect(preview.get_by_role("heading")).to_have_text("4 går videre til DM individuel, finale")
     tie.scroll_into_view_if_needed()
     shot(control, "advance-preview-tie")
+    # The best of all the heats together: the preview follows the choice at once (htmx).
+    control.get_by_label("fra alle runderne samlet").check()
+    expect(preview.get_by_role("heading")).to_have_text("2 går videre til DM individuel, finale")
+    expect(preview.locator("[data-tie]")).to_have_count(0)
+    control.get_by_label("fra hver runde").check()
+    expect(preview.get_by_role("heading")).to_have_text("4 går videre til DM individuel, finale")
+    expect(preview.locator("[data-tie]")).to_have_count(1)
 
     # Confirmed without deciding the tie: asked again, nothing written.
     control.get_by_role("button", name="Bekræft: de går videre").click()

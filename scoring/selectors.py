@@ -122,12 +122,13 @@ def competition_state(slug: str, *, fresh: bool = False) -> Competition | None:
 _programmes: dict[str, tuple[tuple[Championship, list[Competition]], float, dict]] = {}
 
 
-def programme(slug: str, *, fresh: bool = False) -> tuple[Championship, list[Competition]] | None:
+def programme(slug: str, *, fresh: bool = True) -> tuple[Championship, list[Competition]] | None:
     """A championship's programme (`/<slug>/` of a championship): the championship and its
     competitions' states, by planned start then name, in two queries whatever their number
     (each competition's standings then come from `standings_for`, cached per version), or
     none when this process read them less than `MEMO_SECONDS` ago and the caller is a public
-    reader (`fresh=False`; on a mirror always read). None when no championship has `slug`."""
+    reader of the programme page (`fresh=False`; on a mirror always read). None when no
+    championship has `slug`."""
     now = time.monotonic()
     if not fresh and not _on_mirror():
         hit = _programmes.get(slug)

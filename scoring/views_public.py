@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 
 from competition.cells import csv_writer
-from competition.models import Competition, Status
+from competition.models import Championship, Competition, Status
 from competition.qr import absolute_url, qr_svg
 from scoring import selectors
 from scoring.api import cached_response, if_none_match, is_staff, sees_unconfirmed_counts
@@ -97,13 +97,18 @@ def _live_context(state, status, staff, body) -> dict:
 LIVE = {
     "leaderboard": ("scoring/leaderboard.html", "scoring/_leaderboard_live.html"),
     "screen": ("scoring/screen.html", "scoring/_screen_live.html"),
+    "stage": ("scoring/screen.html", "scoring/_screen_live.html"),
 }
 
 
 def _render_live(state, status, staff, kind, blind=True) -> str:
     body = standings_for(state, staff=staff, status=status, blind=blind)
     context = _live_context(state, status, staff, body)
-    context["url"] = reverse(f"public:{kind}", args=[state.slug])
+    # "stage": the screen's live part on a championship's big screen, which polls for it.
+    context["on_stage"] = kind == "stage"
+    context["url"] = reverse(
+        "public:screen" if kind == "stage" else f"public:{kind}", args=[state.slug]
+    )
     context["leaderboard_url"] = reverse("public:leaderboard", args=[state.slug])
     context["qr_url"] = reverse("public:qr", args=[state.slug])
     # The hall's address when `make hall` knows it; else the page fills in its own.
@@ -274,6 +279,29 @@ def _programme_key(championship, competitions, statuses, lang) -> str:
     return f"programme:{championship.pk}:{digest}:{lang}"
 
 
+def programme_items(competitions, now) -> list[dict]:
+    """The programme's entry of each competition (a state of `selectors.programme`): its
+    status, clock and first three from the public, blind standings (cached per version)."""
+    items = []
+    for c in competitions:
+        status = str(c.status_at(now))
+        body = standings_for(c, status=status)
+        leaders = []
+        if status != "setup" and not body["held"]:
+            leaders = [r for r in body["standings"] if r["pieces"] > 0 and not r["disqualified"]]
+        items.append(
+            {
+                "c": c,
+                "status": status,
+                "status_label": Status(status).label,
+                "clock": c.clock(now),
+                "leaders": leaders[:LEADERS],
+                "held": body["held"],
+            }
+        )
+    return items
+
+
 def programme(request, slug):
     """A championship's programme: each competition with its discipline, round, status, clock
     and leaders (the public, blind standings: no personal data), linking to its leaderboard.
@@ -281,8 +309,7 @@ def programme(request, slug):
     competition's leaderboard, rendered once per state of its competitions and language and
     kept in the cache (the same bytes for every reader; a poll that has them gets 304), so a
     public reader costs at most the two queries of its 1 s memo."""
-    staff = is_staff(request.user)
-    found = selectors.programme(slug, fresh=staff)
+    found = selectors.programme(slug, fresh=is_staff(request.user))
     if found is None:
         raise Http404("No such competition.")
     championship, competitions = found
@@ -292,27 +319,9 @@ def programme(request, slug):
     blobs = selectors.programme_blobs(slug, found)
 
     def context() -> dict:
-        items = []
-        for c, status in zip(competitions, statuses, strict=True):
-            body = standings_for(c, status=status)
-            leaders = []
-            if status != "setup" and not body["held"]:
-                leaders = [
-                    r for r in body["standings"] if r["pieces"] > 0 and not r["disqualified"]
-                ]
-            items.append(
-                {
-                    "c": c,
-                    "status": status,
-                    "status_label": Status(status).label,
-                    "clock": c.clock(now),
-                    "leaders": leaders[:LEADERS],
-                    "held": body["held"],
-                }
-            )
         return {
             "championship": championship,
-            "items": items,
+            "items": programme_items(competitions, now),
             "url": reverse("public:programme", args=[championship.slug]),
             "live": any(status != "final" for status in statuses),
             "poll_seconds": POLL_SECONDS,
@@ -356,13 +365,17 @@ def programme(request, slug):
 @xframe_options_sameorigin
 def screen(request, slug):
     """The big screen for the café TV or a projector (1920x1080). The control room shows
-    it in a frame as its preview: only our own pages may frame it."""
-    return _live_page(request, slug, "screen")
+    it in a frame as its preview: only our own pages may frame it. A championship's slug: its
+    stage, rotating between its running competitions (scoring/views_stage.py)."""
+    from scoring.views_stage import stage  # it builds on this module's live parts
+
+    return _live_page(request, slug, "screen", otherwise=stage)
 
 
 def qr(request, slug):
-    """The big screen's QR code: the leaderboard's address on the hall's network (SVG)."""
-    if competition_state(slug) is None:
+    """The big screen's QR code: the leaderboard's address on the hall's network (SVG); of a
+    championship's slug, its programme's (the same `/<slug>/`)."""
+    if competition_state(slug) is None and not Championship.objects.filter(slug=slug).exists():
         raise Http404("No such competition.")
     url = absolute_url(request, reverse("public:leaderboard", args=[slug]))
     buffer = io.BytesIO()

@@ -5,11 +5,13 @@ load, all in one run.
    compares the growth with n log n.
 2. Drops and recreates the PostgreSQL database `puslespil_bench`, migrates, and builds a
    running competition of 200 teams x 8 puzzles (clock started 6 hours ago, plausible
-   finishes) and 20 judges with API tokens.
+   finishes) and 20 judges with API tokens; beside it a championship of 360 individuals in
+   4 heats, 120 pairs and 60 teams, every clock running (issue 23).
 3. Starts its own redis-server on a spare port (no persistence) as the shared cache and
    gunicorn (3 sync workers, DEBUG off) on a free loopback port, and runs wrk (or, without
    wrk, a small threaded Python load generator) for ~10 s each against /healthz, the
-   standings JSON, the leaderboard page and its htmx fragment; prints requests/s, p50/p99
+   standings JSON, the leaderboard page and its htmx fragment, the championship's programme
+   and a heat's standings JSON; prints requests/s, p50/p99
    latency, errors and each ratio to /healthz (target >= 0.8).
 4. The day (bench/day.py): /healthz with 200 connections, then 200 spectators poll the
    standings (half with If-None-Match) while 20 judges post finishes through the API
@@ -49,6 +51,10 @@ DB_NAME = os.environ.get("BENCH_DB") or "puslespil_bench"  # BENCH_DB: beside an
 MIRROR_DB = f"{DB_NAME}_mirror"
 MIRROR_TOKEN = "bench-mirror-" + os.urandom(16).hex()
 SLUG = "bench"
+# Issue 23: a championship of 360 individuals in 4 heats, 120 pairs and 60 teams (at scale 1).
+CHAMPIONSHIP = "bench-dm"
+HEATS = 4
+HEAT_SLUG = "bench-dm-heat-1"  # the heat whose standings JSON is measured
 JUDGES = 20
 ROUNDS = 3  # one endpoint at a time: rounds of every endpoint in turn
 
@@ -177,6 +183,80 @@ def build_competition(teams: int, puzzles: int) -> dict:
     Objection.objects.bulk_create(Objection(team=t, text="Tiden?") for t in rows[::50])
     competition.bump_standings()
     return {(f.team_id, f.puzzle.position): f.pk for f in finishes}
+
+
+def build_championship(scale: float) -> dict[str, int]:
+    """Issue 23's championship (`CHAMPIONSHIP`), running: 360 individuals in `HEATS` heats of
+    one 500-piece and one 1000-piece puzzle, 120 pairs and 60 teams (times `scale`, at least
+    one entrant each), all clocks started 90 minutes ago, a heat's tables apart from the
+    others' (one hall), 0-2 plausible finishes per entrant. Returns the entrants by kind."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from competition.models import Competition, Member, Puzzle, Team
+    from competition.services import championship_create, competition_create
+    from judging.models import Finish
+
+    rng = random.Random(2027)
+    started = timezone.now() - timedelta(minutes=90)
+    dm = championship_create(by=None, slug=CHAMPIONSHIP, name="Benchmark-mesterskab")
+    sizes = {
+        "individuals": max(HEATS, round(360 * scale)),
+        "pairs": max(1, round(120 * scale)),
+        "teams": max(1, round(60 * scale)),
+    }
+    per_heat = math.ceil(sizes["individuals"] / HEATS)
+    plan = [
+        (
+            f"{CHAMPIONSHIP}-heat-{h}",
+            f"Indledende runde {'ABCDEFGH'[h - 1]}",
+            "individual",
+            per_heat,
+        )
+        for h in range(1, HEATS + 1)
+    ]
+    plan += [
+        (f"{CHAMPIONSHIP}-par", "Finale", "pair", sizes["pairs"]),
+        (f"{CHAMPIONSHIP}-hold", "Finale", "team", sizes["teams"]),
+    ]
+    table = 0
+    for slug, round_, discipline, n in plan:
+        competition = competition_create(
+            by=None,
+            slug=slug,
+            name=f"Benchmark {round_.lower()} ({discipline})",
+            starts_at=started,
+            duration_minutes=240,
+            championship=dm,
+            discipline=discipline,
+            round=round_,
+            second_count=False,
+        )
+        sequence = Puzzle.objects.bulk_create(
+            Puzzle(competition=competition, position=i, pieces=pieces)
+            for i, pieces in enumerate((500, 1000), start=1)
+        )
+        people = competition.max_at_table
+        teams = Team.objects.bulk_create(
+            Team(competition=competition, name=f"{discipline} {table + i}", table=table + i)
+            for i in range(1, n + 1)
+        )
+        table += n
+        Member.objects.bulk_create(
+            Member(team=t, name=f"Pusler {t.table}-{m}") for t in teams for m in range(people)
+        )
+        finishes = []
+        for team in teams:
+            seconds = 0
+            for puzzle in sequence[: rng.randint(0, 2)]:
+                seconds += int(puzzle.pieces / (12 * people) * 60 * rng.uniform(1.0, 1.5))
+                if seconds < 90 * 60:
+                    finishes.append(Finish(team=team, puzzle=puzzle, elapsed_seconds=seconds))
+        Finish.objects.bulk_create(finishes)
+        Competition.objects.filter(pk=competition.pk).update(started_at=started)
+        competition.bump_standings()
+    return sizes
 
 
 def create_judges(count: int) -> list[str]:
@@ -618,6 +698,13 @@ def main() -> int:  # noqa: C901, PLR0915 - one run, told in order
         default=None,
         help="the day: seconds into the day Redis is killed (a third of the day)",
     )
+    parser.add_argument(
+        "--championship-scale",
+        type=float,
+        default=1.0,
+        help="the championship's size: 1 = 360 individuals in 4 heats, 120 pairs, 60 teams; "
+        "0.05 for a quick check",
+    )
     parser.add_argument("--no-mirror", action="store_true", help="skip the mirror part")
     parser.add_argument(
         "--mirror-seconds",
@@ -686,6 +773,11 @@ def main() -> int:  # noqa: C901, PLR0915 - one run, told in order
         f"  {args.teams} teams x {args.puzzles} puzzles, {len(prebuilt)} finishes; "
         f"{len(tokens)} judges with API tokens"
     )
+    sizes = build_championship(args.championship_scale)
+    print(
+        f"  the championship /{CHAMPIONSHIP}/: {sizes['individuals']} individuals in {HEATS} "
+        f"heats, {sizes['pairs']} pairs, {sizes['teams']} teams, every clock running"
+    )
     from django.db import connections
 
     connections.close_all()
@@ -748,7 +840,9 @@ def main() -> int:  # noqa: C901, PLR0915 - one run, told in order
         )
         wrk = None if args.python_load else ensure_wrk()
         tool = "wrk" if wrk else "python threads"
-        warm_up([f"{base}/healthz", standings, f"{base}/{SLUG}/"])
+        programme = f"{base}/{CHAMPIONSHIP}/"
+        heat = f"{base}/api/v1/competitions/{HEAT_SLUG}/standings"
+        warm_up([f"{base}/healthz", standings, f"{base}/{SLUG}/", programme, heat])
         print(
             f"\n== One endpoint at a time: {tool}, {args.connections} connections, "
             f"{args.seconds} s each"
@@ -764,6 +858,9 @@ def main() -> int:  # noqa: C901, PLR0915 - one run, told in order
                 f"{base}/{SLUG}/",
                 {"HX-Request": "true", "If-None-Match": fragment_etag},
             ),
+            # Issue 23: the championship's programme and a heat's standings JSON.
+            ("championship programme", programme, cookie),
+            ("heat standings JSON", heat, {}),
             ("/healthz (again)", f"{base}/healthz", {}),
         ]
         # Rounds, every endpoint in turn, and the best round of each: other programs on

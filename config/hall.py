@@ -183,9 +183,9 @@ def _banner(env: dict) -> None:
 def refusals() -> list[str]:
     """Why the hall must not serve this database: logins whose password the README prints
     (the demo's, after `make run` on the same checkout) and the demo competition."""
-    from competition.models import Competition
+    from competition.models import Championship, Competition
     from competition.passwords import known_password_logins
-    from judging.management.commands.demo import DEMO_SLUG
+    from judging.management.commands.demo import DEMO_SLUG, DEMO_SLUGS
 
     found = []
     logins = known_password_logins()
@@ -197,9 +197,11 @@ def refusals() -> list[str]:
             + f"{logins[0]} --role admin --random-password` (each login with its role), "
             + "or remove the demo: `python -m config.hall manage demo --remove`."
         )
-    if Competition.objects.filter(slug=DEMO_SLUG).exists():
+    demo = Competition.objects.filter(slug__in=DEMO_SLUGS).values_list("slug", flat=True)
+    if demo or Championship.objects.filter(slug=DEMO_SLUG).exists():
+        shown = ", ".join(f"/{slug}/" for slug in [DEMO_SLUG, *demo])
         found.append(
-            f"The demo competition /{DEMO_SLUG}/ (make run) would be on the home page: "
+            f"The demo championship ({shown}, make run) would be on the home page: "
             "remove it with `python -m config.hall manage demo --remove`."
         )
     return found

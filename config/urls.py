@@ -37,7 +37,15 @@ urlpatterns = [
         "desk/", audience("desk", "competition.urls_desk", "judging.urls_desk", "scoring.urls_desk")
     ),
     path("judge/", include("judging.urls_judge")),
-    path("control/", audience("control", "judging.urls_control", "scoring.urls_control")),
+    path(
+        "control/",
+        audience(
+            "control",
+            "judging.urls_control",
+            "scoring.urls_control",
+            "championships.urls_control",
+        ),
+    ),
     path("", include("config.redirects")),  # old addresses that moved
     path("", include("scoring.urls_public")),
 ]

@@ -37,6 +37,8 @@ __all__ = [
     "memo_blobs",
     "memo_clear",
     "programme",
+    "programme_blobs",
+    "programme_read",
     "reveal_places",
     "standings_for",
     "standings_key",
@@ -87,6 +89,7 @@ def memo_clear() -> None:
     """Forget the versions this process read (tests use it to act as another process)."""
     with _memo_lock:
         _memo.clear()
+        _programmes.clear()
 
 
 def competition_state(slug: str, *, fresh: bool = False) -> Competition | None:
@@ -115,11 +118,23 @@ def competition_state(slug: str, *, fresh: bool = False) -> Competition | None:
     return state
 
 
-def programme(slug: str) -> tuple[Championship, list[Competition]] | None:
+# slug -> ((championship, its competitions' states), monotonic time read, bytes sent for
+# them): a championship's programme, for public readers, as `_memo` for a competition.
+_programmes: dict[str, tuple[tuple[Championship, list[Competition]], float, dict]] = {}
+
+
+def programme(slug: str, *, fresh: bool = True) -> tuple[Championship, list[Competition]] | None:
     """A championship's programme (`/<slug>/` of a championship): the championship and its
     competitions' states, by planned start then name, in two queries whatever their number
-    (each competition's standings then come from `standings_for`, cached per version). None
-    when no championship has `slug`."""
+    (each competition's standings then come from `standings_for`, cached per version), or
+    none when this process read them less than `MEMO_SECONDS` ago and the caller is a public
+    reader of the programme page (`fresh=False`; on a mirror always read). None when no
+    championship has `slug`."""
+    now = time.monotonic()
+    if not fresh and not _on_mirror():
+        hit = _programmes.get(slug)
+        if hit is not None and now - hit[1] < MEMO_SECONDS:
+            return hit[0]
     championship = Championship.objects.filter(slug=slug).first()
     if championship is None:
         return None
@@ -128,7 +143,28 @@ def programme(slug: str) -> tuple[Championship, list[Competition]] | None:
         .filter(championship_id=championship.pk)
         .order_by("starts_at", "name", "id")
     )
-    return championship, competitions
+    found = (championship, competitions)
+    with _memo_lock:
+        if len(_programmes) > 1000:
+            _programmes.clear()
+        _programmes[slug] = (found, now, {})
+    return found
+
+
+def programme_read(slug: str) -> bool:
+    """True when this process read the programme of a championship `slug` less than
+    `MEMO_SECONDS` ago: `/<slug>/` is that championship's, not a competition's (a slug of a
+    championship never becomes a competition's: one namespace)."""
+    hit = _programmes.get(slug)
+    return hit is not None and time.monotonic() - hit[1] < MEMO_SECONDS and not _on_mirror()
+
+
+def programme_blobs(slug: str, found: tuple) -> dict:
+    """As `memo_blobs`, for the programme `found` of the championship `slug`."""
+    hit = _programmes.get(slug)
+    if hit is not None and hit[0] is found and time.monotonic() - hit[1] < MEMO_SECONDS:
+        return hit[2]
+    return {}
 
 
 def memo_blobs(state: Competition) -> dict:

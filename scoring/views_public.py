@@ -5,6 +5,7 @@ The live parts are rendered once per (competition, standings version, clock stat
 language) and kept in Django's cache; a poll with the fragment's ETag is answered 304.
 """
 
+import hashlib
 import io
 from datetime import date
 
@@ -275,10 +276,47 @@ def leaderboard(request, slug):
     """R1, R11: the live leaderboard; with `HX-Request: true` only its live part. Slugs of
     championships and competitions share `/<slug>/`: a slug that is no competition's but a
     championship's shows that championship's programme."""
+    if selectors.programme_read(slug):  # a championship's, read this second: no query
+        return programme(request, slug)
     return _live_page(request, slug, "leaderboard", otherwise=programme)
 
 
 LEADERS = 3  # the programme shows each competition's first three
+
+
+# What a programme's bytes depend on, of each competition (beside its standings version and
+# status): its card, its clock and the reveal that may hold its places back.
+_PROGRAMME_FIELDS = (
+    "pk",
+    "slug",
+    "name",
+    "discipline",
+    "round",
+    "starts_at",
+    "duration_minutes",
+    "started_at",
+    "stopped_at",
+    "finalised_at",
+    "standings_version",
+    "hold_results",
+    "reveal_from",
+    "reveal_at",
+)
+
+
+def _programme_key(championship, competitions, statuses, lang) -> str:
+    """One key for the programme as it shows now: it changes with any competition's
+    standings version, status, clock, card or reveal, and with the language."""
+    shown = [
+        (championship.pk, championship.name, championship.venue),
+        (championship.starts_on, championship.ends_on),
+        *[
+            (status, *(getattr(c, f) for f in _PROGRAMME_FIELDS))
+            for c, status in zip(competitions, statuses, strict=True)
+        ],
+    ]
+    digest = hashlib.sha256(repr(shown).encode()).hexdigest()[:32]
+    return f"programme:{championship.pk}:{digest}:{lang}"
 
 
 def programme_items(competitions, now) -> list[dict]:
@@ -307,25 +345,58 @@ def programme_items(competitions, now) -> list[dict]:
 def programme(request, slug):
     """A championship's programme: each competition with its discipline, round, status, clock
     and leaders (the public, blind standings: no personal data), linking to its leaderboard.
-    Two queries whatever the number of competitions and entrants once their standings are
-    cached; with `HX-Request: true` only its live part (polled while one is not final)."""
-    found = selectors.programme(slug)
+    With `HX-Request: true` only its live part (polled while one is not final). As a
+    competition's leaderboard, rendered once per state of its competitions and language and
+    kept in the cache (the same bytes for every reader; a poll that has them gets 304), so a
+    public reader costs at most the two queries of its 1 s memo."""
+    found = selectors.programme(slug, fresh=is_staff(request.user))
     if found is None:
         raise Http404("No such competition.")
     championship, competitions = found
-    items = programme_items(competitions, timezone.now())
-    context = {
-        "championship": championship,
-        "items": items,
-        "url": reverse("public:programme", args=[championship.slug]),
-        "live": any(item["status"] != "final" for item in items),
-        "poll_seconds": POLL_SECONDS,
-    }
+    now = timezone.now()
+    statuses = [str(c.status_at(now)) for c in competitions]
+    key = _programme_key(championship, competitions, statuses, _language())
+    blobs = selectors.programme_blobs(slug, found)
+
+    def context() -> dict:
+        return {
+            "championship": championship,
+            "items": programme_items(competitions, now),
+            "url": reverse("public:programme", args=[championship.slug]),
+            "live": any(status != "final" for status in statuses),
+            "poll_seconds": POLL_SECONDS,
+        }
+
+    html = "text/html; charset=utf-8"
     if request.htmx:
-        response = render(request, "scoring/_programme_live.html", context)
+        etag = f'W/"{key.replace(":", "-")}"'
+        if if_none_match(request, etag):
+            response = HttpResponseNotModified()
+        else:
+            response = cached_response(
+                request,
+                None,
+                f"{key}:live",
+                lambda: render_to_string("scoring/_programme_live.html", context(), request),
+                html,
+                blobs=blobs,
+            )
+        response["ETag"] = etag
         response["Cache-Control"] = "no-cache"
+    elif (
+        not request.user.is_authenticated and not request.GET and "messages" not in request.COOKIES
+    ):
+        # The same bytes for every anonymous reader (no token, no session in the page).
+        response = cached_response(
+            request,
+            None,
+            f"{key}:page",
+            lambda: render_to_string("scoring/programme.html", context(), request),
+            html,
+            blobs=blobs,
+        )
     else:
-        response = render(request, "scoring/programme.html", context)
+        response = render(request, "scoring/programme.html", context())
     patch_vary_headers(response, ("HX-Request",))
     return response
 

@@ -15,13 +15,12 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from championships import selectors
 from competition.audit_actions import ADVANCE, TEAM_ADVANCE
 from competition.errors import Refusal
 from competition.models import Competition, Member, Team
 from competition.writes import write
-from judging.models import Count, Finish
 from scoring import championship, rules
-from scoring.selectors import standings_for
 
 __all__ = ["Advanced", "advance"]
 
@@ -32,59 +31,6 @@ class Advanced:
 
     team: Team
     source: Competition
-
-
-def _sources(target: Competition, slugs: Sequence[str]) -> list[Competition]:
-    """The source rounds by slug: each once, of the target's championship, not the target."""
-    if not slugs:
-        raise ValidationError({"from": [_("Name at least one earlier round.")]})
-    if len(set(slugs)) != len(slugs):
-        raise ValidationError({"from": [_("A round is named more than once.")]})
-    found = {c.slug: c for c in Competition.objects.filter(slug__in=slugs)}
-    errors = []
-    for slug in slugs:
-        source = found.get(slug)
-        if source is None:
-            errors.append(
-                _("There is no competition with the short name “%(slug)s”.") % {"slug": slug}
-            )
-        elif source.pk == target.pk:
-            errors.append(_("A round cannot take its entrants from itself."))
-        elif source.championship_id != target.championship_id:
-            errors.append(_("“%(name)s” is not of this championship.") % {"name": source.name})
-    if errors:
-        raise ValidationError({"from": errors})
-    return [found[slug] for slug in slugs]
-
-
-def _ensure_not_started(target: Competition) -> None:
-    """Entrants join a round before its clock starts and before it has any results."""
-    results = (
-        Finish.objects.filter(team__competition=target).exists()
-        or Count.objects.filter(team__competition=target).exists()
-    )
-    if target.started_at is not None or results:
-        raise Refusal(
-            "already_started",
-            _("The clock of “%(name)s” has started; its entrants can no longer change.")
-            % {"name": target.name},
-        )
-
-
-def _standings(source: Competition) -> list[rules.Standing]:
-    """A final round's standings (staff: every count is confirmed once final)."""
-    body = standings_for(source, staff=True, status="final")
-    return [
-        rules.Standing(
-            rank=row["rank"],
-            team=row["team"]["id"],
-            pieces=row["pieces"],
-            finished=row["finished"],
-            last_finish_seconds=row["last_finish_seconds"],
-            disqualified=row["disqualified"],
-        )
-        for row in body["standings"]
-    ]
 
 
 def _entrant(e: championship.Entrant, names: dict[int, str]) -> dict:
@@ -121,20 +67,12 @@ def advance(
         raise ValidationError({"best": [_("At least one entrant goes on.")]})
     with write(competition=competition, by=by) as w:
         target = w.competition
-        _ensure_not_started(target)
-        rounds = _sources(target, sources)
-        waiting = [s for s in rounds if not s.is_final]
-        if waiting:
-            raise Refusal(
-                "sources_not_final",
-                _("The results of %(names)s are not final yet.")
-                % {"names": ", ".join(f"“{s.name}”" for s in waiting)},
-                sources=[s.slug for s in waiting],
-            )
+        # The same checks, in the same order, as the control room's preview (selectors).
+        selectors.ensure_not_started(target)
+        rounds = selectors.advance_sources(target, sources)
+        selectors.ensure_sources_final(rounds)
         by_slug = {s.slug: s for s in rounds}
-        result = championship.advancing(
-            {s.slug: _standings(s) for s in rounds}, best=best, per_source=per_source
-        )
+        result, _rows = selectors.advancing(rounds, best=best, per_source=per_source)
         everyone = [*result.sure, *result.tied]
         source_of = {e.team: e.source for e in everyone}
         teams = {

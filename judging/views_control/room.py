@@ -128,5 +128,12 @@ def room(request, competition):
     if request.htmx and request.htmx.target == "control-live":
         return render(request, "judging/_control_live.html", context)
     context["tablets_panel"] = tablets_context(request, competition, now)
+    # A round of a championship takes its entrants from the earlier rounds before its start
+    # (championships' advance page, control:advance).
+    context["advance_rounds"] = (status == Status.SETUP or not teams) and (
+        Competition.objects.filter(championship_id=competition.championship_id)
+        .exclude(pk=competition.pk)
+        .exists()
+    )
     context["panel"] = objections_panel(competition, now)
     return render(request, "judging/control_room.html", context)

@@ -178,3 +178,65 @@ def test_queries_per_page_do_not_grow_with_competitions_or_entrants(
     assert response.content.decode().count("data-competition=") == n_competitions
     with django_assert_max_num_queries(3):
         assert client.get(f"/{dm.slug}/", HTTP_HX_REQUEST="true").status_code == 200
+
+
+@pytest.mark.parametrize(("n_competitions", "n_teams"), [(1, 3), (4, 40)])
+def test_a_heats_standings_read_in_queries_that_do_not_grow_with_its_championship(
+    client, django_assert_max_num_queries, n_competitions, n_teams, memo_clock
+):
+    """A heat's standings JSON costs what a competition's alone does, whatever the number of
+    competitions in its championship and of entrants (issue 23's speed; `make bench`)."""
+    dm = championship_of(n_competitions, n_teams)
+    heat = dm.competitions.order_by("slug").first()
+    url = reverse("api:standings", args=[heat.slug])
+    assert client.get(f"/{dm.slug}/").status_code == 200  # the others' standings cached too
+    memo_clock.advance(2)
+    with django_assert_max_num_queries(4):
+        response = client.get(url)
+    assert response.status_code == 200
+    assert len(response.json()["standings"]) == n_teams
+    with django_assert_max_num_queries(0):  # cached, and the version read this second
+        assert client.get(url).status_code == 200
+
+
+def test_every_reader_gets_the_same_bytes_until_a_competition_changes(
+    client, programme, memo_clock, django_assert_max_num_queries
+):
+    """The programme is rendered once per state of its competitions (make bench: at least
+    0.8 x /healthz): within the memo's second a reader costs no query; after a change the
+    next second's readers get the new leader, and a poll with the old ETag gets the new
+    fragment."""
+    dm, (a, _b), final, pairs, teams = programme
+    first = client.get(f"/{dm.slug}/")
+    poll = client.get(f"/{dm.slug}/", HTTP_HX_REQUEST="true")
+    etag = poll["ETag"]
+    with django_assert_max_num_queries(0):
+        again = client.get(f"/{dm.slug}/")
+        assert (
+            client.get(f"/{dm.slug}/", HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag).status_code
+            == 304
+        )
+    assert again.content == first.content
+    # Kant og Hjørne (pairs) finishes first: the pairs' leader changes.
+    kant = Team.objects.get(competition=pairs, name="Kant og Hjørne")
+    Finish.objects.create(team=kant, puzzle=pairs.puzzles.get(), elapsed_seconds=600)
+    pairs.bump_standings()
+    memo_clock.advance(2)
+    changed = client.get(f"/{dm.slug}/", HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    board = card(changed.content.decode(), pairs.slug)
+    assert board.index("Kant og Hjørne") < board.index("Brik &amp; Bræt")
+    assert "Kant og Hjørne" in card(client.get(f"/{dm.slug}/").content.decode(), pairs.slug)
+
+
+def test_a_held_reveal_hides_the_leaders_at_once_though_no_result_changed(
+    client, programme, memo_clock
+):
+    """Holding the results back for the prize-giving bumps no standings version: the
+    programme's bytes still change with it."""
+    dm, (a, _b), *_rest = programme
+    assert "Anna" in card(client.get(f"/{dm.slug}/").content.decode(), a.slug)
+    Competition.objects.filter(pk=a.pk).update(hold_results=True)
+    memo_clock.advance(2)
+    held = card(client.get(f"/{dm.slug}/").content.decode(), a.slug)
+    assert "Anna" not in held and "Placeringerne afsløres ved præmieoverrækkelsen" in held

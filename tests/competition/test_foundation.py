@@ -151,23 +151,49 @@ def test_admin_role_includes_the_others():
 
 @pytest.mark.django_db
 def test_demo_loads_once_with_the_promised_shape(settings):
+    """Issue 23: the demo is a small championship: two heats of individuals, the final they
+    go on to, a pairs and a team competition (the team competition as the demo was before:
+    3 puzzles, 24 teams of 3-6 members, a few under 15)."""
+    from competition.models import Championship
+
     settings.DEBUG = True  # demo logins with known passwords exist only in development
     out = StringIO()
     call_command("demo", stdout=out)
-    competition = Competition.objects.get()
-    assert competition.name == "Demo-DM i puslespil"
+    championship = Championship.objects.get()
+    assert (championship.slug, championship.name) == ("demo-dm", "Demo-DM i puslespil")
+    rounds = {
+        c.slug: (c.discipline, c.round, c.max_at_table, c.teams.count())
+        for c in championship.competitions.all()
+    }
+    assert rounds == {
+        "demo-dm-a": ("individual", "Indledende runde A", 1, 12),
+        "demo-dm-b": ("individual", "Indledende runde B", 1, 12),
+        "demo-dm-finale": ("individual", "Finale", 1, 0),
+        "demo-dm-par": ("pair", "", 2, 12),
+        "demo-dm-hold": ("team", "", 4, 24),
+    }
+    competition = Competition.objects.get(slug="demo-dm-hold")
     assert [p.pieces for p in competition.puzzles.order_by("position")] == [500, 1000, 1000]
     teams = list(competition.teams.prefetch_related("members"))
-    assert len(teams) == 24
     assert all(3 <= len(t.members.all()) <= 6 for t in teams)
     kids = Member.objects.filter(team__competition=competition, under_15=True)
     assert kids.exists() and all(k.guardian for k in kids)
+    assert all(
+        [m.name for m in t.members.all()] == [t.name]
+        for t in Team.objects.filter(competition__slug="demo-dm-a").prefetch_related("members")
+    )
+    assert Member.objects.filter(team__competition__slug="demo-dm-par").count() == 24
+    # One hall: the competitions at the same time sit at different tables.
+    at_ten = Team.objects.filter(competition__slug__in=["demo-dm-a", "demo-dm-b", "demo-dm-par"])
+    tables = list(at_ten.values_list("table", flat=True))
+    assert len(tables) == len(set(tables)) == 36
     text = out.getvalue()
     for role in ("judge", "desk", "admin"):
         assert role in text
+    assert "/demo-dm/" in text
     # A second run leaves the database alone.
     call_command("demo", stdout=StringIO())
-    assert Competition.objects.count() == 1 and Team.objects.count() == 24
+    assert Competition.objects.count() == 5 and Team.objects.count() == 60
 
 
 @pytest.mark.django_db

@@ -84,6 +84,9 @@ PAGES = {
     "control:screen": ("admin", CONTROL, "main h1"),
     "control:speaker": ("admin", CONTROL, "#feed-live"),
     "control:judges": ("admin", CONTROL, "main h1"),
+    # A round's advance page, of the championship's final, previewing the best 8 of this
+    # competition (not final yet while it runs: the refusal; final: who goes on).
+    "control:advance": ("admin", CONTROL, "#advance-preview"),
 }
 # A label's own ranking (`?label=`), with its heading; the leaderboard also with its chips.
 LABELLED = {
@@ -280,6 +283,9 @@ def _path(name: str, competition) -> str:
         return reverse(name)
     if name == "public:programme":
         return reverse(name, args=[competition.championship.slug])
+    if name == "control:advance":
+        query = f"?from={competition.slug}&best=8&per=each"
+        return reverse(name, args=["dm-layout-finale"]) + query
     kwargs = {"slug": competition.slug}
     if name == "public:team":
         kwargs["team_id"] = competition.layout_team.pk

@@ -279,6 +279,16 @@ ROUTES = [
     ("POST", f"/control/{S}/screen/reveal/start", {"from_place": "2"}, ONLY_ADMIN, 302),
     ("POST", f"/control/{S}/screen/reveal/next", {}, ONLY_ADMIN, 302),
     ("GET", f"/control/{S}/speaker/", None, ONLY_ADMIN, 200),
+    # --- a round's advance page (championships): a competition alone has no earlier round,
+    # so the page says so and the form answers its error (200, nothing written) ---------
+    ("GET", f"/control/{S}/advance/", None, ONLY_ADMIN, 200),
+    (
+        "POST",
+        f"/control/{S}/advance/",
+        {"from": ["dm-2026-heat"], "best": 1, "per": "each", "tie": "all"},
+        ONLY_ADMIN,
+        200,
+    ),
     # --- objections: the desk files and prints, the control room resolves ----
     ("GET", f"/desk/{S}/objections/", None, STAFF_DESK, 200),
     (

@@ -27,10 +27,13 @@ from unittest import mock
 import pytest
 from django.db import transaction
 from django.http import QueryDict
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from competition.services import championship_create, competition_create
 from judging.services import count_record, finish_register, objection_file, warning_log
+from tests.championships.conftest import heat
 from tests.factories import CompetitionFactory, MemberFactory, PuzzleFactory, TeamFactory
 
 pytestmark = pytest.mark.django_db
@@ -268,6 +271,8 @@ PAGES = [
     "/control/{s}/objections/{count_objection}/resolve/",
     "/control/{s}/finalise/",
     "/desk/{s}/official/",
+    # A round of a championship: its advance page with a tie at the cut in the preview.
+    "/control/{f}/advance/?from=runde-a&best=2&per=each",
 ]
 
 
@@ -297,10 +302,24 @@ def day(client, admin_user, judge, desk, start_clock) -> dict:
     for position in (1, 2):
         PuzzleFactory(competition=setup, position=position, pieces=500)
     TeamFactory(competition=setup, name="Forberedt", table=1)
+
+    rounds = championship_create(by=None, slug="dm-runder", name="DM i runder")
+    ties = [("Anna", 1000, None, False), ("Bo", None, 300, False), ("Cille", None, 300, False)]
+    heat(rounds, "runde-a", "Indledende runde A", ties)
+    final = competition_create(
+        by=None,
+        slug="runde-finale",
+        name="Finale",
+        starts_at=timezone.now() + timedelta(days=1),
+        championship=rounds,
+        discipline="individual",
+        round="Finale",
+    )
     client.force_login(admin_user)
     return {
         "s": competition.slug,
         "o": setup.slug,
+        "f": final.slug,
         "t1": teams[0].pk,
         "t2": teams[1].pk,
         "t3": teams[2].pk,
@@ -377,6 +396,9 @@ def test_the_fuzzing_reaches_every_kind_of_input(targets):
         ("control", "dq-reason"),
         ("judge", "t"),
         ("control", "confirm"),  # finalise
+        ("control", "best"),  # a round's advance
+        ("control", "choose"),
+        ("control", "tie"),
     ]:
         assert expected in keys, f"{expected}: {sorted(k[1] for k in keys if k[0] == expected[0])}"
     # The objection pages: the desk's (/desk/<slug>/objections/) and the control room's

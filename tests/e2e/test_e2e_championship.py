@@ -1,0 +1,203 @@
+"""A championship walked from its heats to the final's reveal (issue 23, "Done when"):
+
+1. two heats of individuals run (their clocks, finishes and counts through the services);
+   the head judge makes heat A final in its control room (heat B through the service);
+2. the final's control room links its advance page; the head judge previews the best 2 of
+   each heat, finds a tie at the cut in heat A (300 pieces each, no whole puzzle), confirms
+   without deciding and is asked, then chooses one of the tied and confirms: the four go on
+   with their names and members, audited;
+3. the final's clock is started (from a time noted on paper) and stopped in its control
+   room, finishes and counts come through the services, the head judge makes it final;
+4. the big screen's reveal steps from 4th place to the winner.
+
+Every step waits for the state it brings (docs/testing.md)."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from competition.models import AuditEntry, Competition, Member, Puzzle, Team
+from competition.services import championship_create, clock_stop, competition_create
+from judging.models import Finish
+from judging.services import competition_finalise, count_record, finish_register
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+CONTROL = {"width": 1366, "height": 768}
+SCREEN = {"width": 1920, "height": 1080}
+
+# (name, seconds of the finish of the one 500-piece puzzle, or the count)
+HEAT_A = [("Anna", 1000, None), ("Bo", None, 300), ("Cille", None, 300)]
+HEAT_B = [("Dorte", 900, None), ("Erik", 1200, None), ("Frida", None, 200)]
+
+
+def heat(dm, slug, letter, entrants, admin, start_clock):
+    competition = competition_create(
+        by=admin,
+        slug=slug,
+        name=f"DM individuel, indledende runde {letter}",
+        starts_at=timezone.now() - timedelta(hours=1),
+        duration_minutes=60,
+        championship=dm,
+        discipline="individual",
+        round=f"Indledende runde {letter}",
+        second_count=False,
+    )
+    Puzzle.objects.create(competition=competition, position=1, pieces=500, title="Nyhavn")
+    competition = start_clock(competition, ago=timedelta(minutes=40))
+    teams = []
+    for table, (name, seconds, _count) in enumerate(entrants, start=1 if letter == "A" else 11):
+        team = Team.objects.create(competition=competition, name=name, table=table)
+        Member.objects.create(team=team, name=f"{name} Puslesen")
+        teams.append(team)
+        if seconds is not None:
+            finish_register(team=team, position=1, by=admin, elapsed_seconds=seconds)
+    clock_stop(competition=competition, by=admin)
+    for team, (_name, _seconds, count) in zip(teams, entrants, strict=True):
+        if count is not None:
+            count_record(team=team, by=admin, pieces=count)
+    return Competition.objects.get(pk=competition.pk)
+
+
+@pytest.fixture
+def championship(admin_user, start_clock):
+    dm = championship_create(by=admin_user, slug="dm-e2e", name="DM i puslespil, e2e")
+    a = heat(dm, "dm-e2e-a", "A", HEAT_A, admin_user, start_clock)
+    b = heat(dm, "dm-e2e-b", "B", HEAT_B, admin_user, start_clock)
+    competition_finalise(competition=b, by=admin_user)
+    final = competition_create(
+        by=admin_user,
+        slug="dm-e2e-finale",
+        name="DM individuel, finale",
+        starts_at=timezone.now() + timedelta(hours=1),
+        duration_minutes=60,
+        championship=dm,
+        discipline="individual",
+        round="Finale",
+        second_count=False,
+    )
+    Puzzle.objects.create(competition=final, position=1, pieces=500, title="Kronborg")
+    return a, b, final
+
+
+def test_a_championship_from_the_heats_to_the_finals_reveal(
+    browser, live_server, login, admin_user, championship, shot
+):
+    a, _b, final = championship
+    ctx = browser.new_context(viewport=CONTROL, locale="da-DK", service_workers="block")
+    login(ctx, admin_user)
+    control = ctx.new_page()
+    control.on("dialog", lambda dialog: dialog.accept())  # window.confirm on the staff pages
+    base = live_server.url
+
+    # --- 1. heat A made final in its control room ------------------------------------------
+    control.goto(f"{base}/control/{a.slug}/")
+    panel = control.locator("#objections-panel")
+    panel.get_by_role("checkbox").check()
+    panel.get_by_role("button", name="Gør resultaterne endelige").click()
+    expect(control.locator("ul.messages")).to_contain_text("Resultaterne er endelige")
+    assert Competition.objects.get(pk=a.pk).is_final
+
+    # --- 2. the advance, from the final's control room -------------------------------------
+    control.goto(f"{base}/control/{final.slug}/")
+    control.get_by_role("link", name="Hvem går videre fra de tidligere runder").click()
+    expect(control.locator("h1")).to_contain_text("Hvem går videre")
+    expect(control.get_by_label("DM individuel, indledende runde A")).to_be_checked()
+    expect(control.get_by_label("DM individuel, indledende runde B")).to_be_checked()
+    control.get_by_label("Hvor mange går videre").fill("2")
+    control.get_by_role("button", name="Vis, hvem der går videre").click()
+    preview = control.locator("#advance-preview")
+    expect(preview.locator("[data-goes-on] tbody tr td:nth-child(2)")).to_have_text(
+        ["Dorte", "Anna", "Erik"]
+    )
+    tie = preview.locator("[data-tie]")
+    expect(tie.locator("legend")).to_have_text(
+        "Ligestilling ved grænsen i DM individuel, indledende runde A"
+    )
+    expect(tie).to_contain_text("2 deltagere står lige efter reglerne (R11) om 1 plads.")
+    expect(tie.locator("tbody tr")).to_have_count(2)
+    expect(tie.locator("tbody tr").first).to_contain_text("300")
+    expect(preview.get_by_role("heading")).to_have_text("4 går videre til DM individuel, finale")
+    tie.scroll_into_view_if_needed()
+    shot(control, "advance-preview-tie")
+    # The best of all the heats together: the preview follows the choice at once (htmx).
+    control.get_by_label("fra alle runderne samlet").check()
+    expect(preview.get_by_role("heading")).to_have_text("2 går videre til DM individuel, finale")
+    expect(preview.locator("[data-tie]")).to_have_count(0)
+    control.get_by_label("fra hver runde").check()
+    expect(preview.get_by_role("heading")).to_have_text("4 går videre til DM individuel, finale")
+    expect(preview.locator("[data-tie]")).to_have_count(1)
+
+    # Confirmed without deciding the tie: asked again, nothing written.
+    control.get_by_role("button", name="Bekræft: de går videre").click()
+    expect(control.locator("#tie-decision .error")).to_have_text(
+        "Der står deltagere lige ved grænsen: vælg, om de alle går videre, eller hvem der gør."
+    )
+    expect(control.locator("[data-error-summary]")).to_be_visible()
+    assert not Team.objects.filter(competition=final).exists()
+    control.locator("#tie-decision").scroll_into_view_if_needed()
+    shot(control, "advance-tie-undecided")
+
+    control.get_by_label("Cille går videre").check()
+    control.get_by_label("Jeg vælger, hvem der går videre").check()
+    control.get_by_role("button", name="Bekræft: de går videre").click()
+    expect(control.locator("ul.messages")).to_contain_text(
+        "4 gik videre til »DM individuel, finale«: Dorte, Anna, Erik, Cille."
+    )
+    expect(control.locator("table.control-teams")).to_contain_text("Cille")
+    went_on = Team.objects.filter(competition=final).order_by("table")
+    assert [t.name for t in went_on] == ["Dorte", "Anna", "Erik", "Cille"]
+    assert Member.objects.get(team__competition=final, name="Cille Puslesen")
+    entry = AuditEntry.objects.get(competition=final, action="advance")
+    assert entry.user == admin_user and len(entry.after["choose"]) == 1
+    shot(control, "final-control-room-entrants")
+
+    # --- 3. the final runs, stops, is counted and made final ------------------------------
+    # The head judge started it ten minutes ago on paper and starts it from that time (R4),
+    # so that the finishes below lie in the past of its clock.
+    control.get_by_text("Uret startede faktisk tidligere").click()
+    started = timezone.localtime(timezone.now() - timedelta(minutes=10))
+    control.get_by_label("Uret startede faktisk kl.").fill(started.strftime("%Y-%m-%dT%H:%M:%S"))
+    control.get_by_role("button", name="Start fra dette tidspunkt").click()
+    expect(control.locator("#clock")).to_have_attribute("data-status", "running")
+    teams = {t.name: t for t in went_on}
+    finish_register(team=teams["Erik"], position=1, by=admin_user, elapsed_seconds=300)
+    finish_register(team=teams["Anna"], position=1, by=admin_user, elapsed_seconds=360)
+    control.get_by_role("button", name="Stop uret").click()
+    expect(control.locator("#clock")).to_have_attribute("data-status", "stopped")
+    count_record(team=teams["Cille"], by=admin_user, pieces=450)
+    count_record(team=teams["Dorte"], by=admin_user, pieces=400)
+    control.reload()
+    panel = control.locator("#objections-panel")
+    expect(panel.get_by_role("button", name="Gør resultaterne endelige")).to_be_enabled()
+    panel.get_by_role("checkbox").check()
+    panel.get_by_role("button", name="Gør resultaterne endelige").click()
+    expect(control.locator("ul.messages")).to_contain_text("Resultaterne er endelige")
+    assert Finish.objects.filter(team__competition=final).count() == 2
+    # The heats' results never changed.
+    assert Team.objects.filter(competition=a).count() == 3
+    assert Finish.objects.filter(team__competition=a).count() == 1
+
+    # --- 4. the big screen's reveal, from 4th place to the winner ---------------------------
+    screen_ctx = browser.new_context(viewport=SCREEN, locale="da-DK", service_workers="block")
+    screen = screen_ctx.new_page()
+    screen.goto(f"{base}/{final.slug}/screen/")
+    control.goto(f"{base}/control/{final.slug}/screen/")
+    control.get_by_role("button", name="Stillingen").click()
+    control.get_by_role("button", name="Endelige resultater").click()
+    expect(screen.locator(".screen-outcome")).to_have_text("Endelige resultater")
+    control.get_by_role("button", name="Hold den endelige rækkefølge tilbage").click()
+    control.get_by_label("Afslør fra placering").fill("4")
+    control.get_by_role("button", name="Start afsløringen").click()
+    expect(screen.locator(".screen-reveal-wait")).to_have_text("Prisoverrækkelsen")
+    for place, name in ((4, "Dorte"), (3, "Cille"), (2, "Anna"), (1, "Erik")):
+        control.get_by_role("button", name="Vis næste placering").click()
+        expect(screen.locator(".reveal-name")).to_have_text(name)
+        expect(screen.locator(".reveal-rank")).to_have_text(f"{place}. plads")
+        shot(screen, f"final-reveal-{place}")
+    expect(control.locator("[data-reveal-status]")).to_have_text("Alle placeringer er afsløret.")
+    assert Competition.objects.get(pk=final.pk).reveal_at == 1
+    screen_ctx.close()
+    ctx.close()

@@ -503,11 +503,11 @@ def _team_key(team: object) -> tuple[int, object, str]:
 _SENTENCES = {
     "da": {
         "earlier": (
-            "Samme antal brikker; {name} lagde deres sidste hele puslespil færdigt "
+            "Samme antal brikker; {name} lagde {their} sidste hele puslespil færdigt "
             "{delta} tidligere."
         ),
         "earlier_at": (
-            "Samme antal brikker; {name} lagde deres sidste hele puslespil færdigt "
+            "Samme antal brikker; {name} lagde {their} sidste hele puslespil færdigt "
             "på {time}, {delta} tidligere."
         ),
         "only": "Samme antal brikker; kun {name} lagde et helt puslespil færdigt.",
@@ -558,9 +558,13 @@ def tie_break_reason(
     ahead_name: str,
     language: str = "da",
     with_time: bool = False,
+    alone: bool = False,
 ) -> str | None:
     """R11: why `ahead` is placed before `behind` although both placed the same pieces, in
     a sentence (tie_break says which case and by how much).
+
+    `alone`: `ahead` is one puzzler (an individual entrant): Danish "lagde sit sidste",
+    a team or a pair "lagde deres sidste".
 
     None when there is no tie to explain (see tie_break).
     `with_time` adds the time `ahead` finished its last whole puzzle ("på 1:23:45").
@@ -579,6 +583,7 @@ def tie_break_reason(
     key = "earlier_at" if with_time else "earlier"
     return texts[key].format(
         name=ahead_name,
+        their="sit" if alone else "deres",  # Danish only: "their" is either in English
         delta=format_duration(seconds, language),
         time=format_hms(ahead.last_finish_seconds),
     )

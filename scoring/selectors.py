@@ -23,7 +23,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone, translation
 from django.utils.translation import gettext, pgettext
 
-from competition.models import Championship, Competition, Puzzle, Team
+from competition.models import Championship, Competition, Discipline, Puzzle, Team
 from judging.models import Finish, Objection
 from scoring import championship, formatting, mirror_stamp, rules
 
@@ -367,6 +367,8 @@ def _compute(state: Competition, status: str) -> tuple[dict, dict]:
             ) from exc
         sheet_finishes_of[t["id"]] = sheet_finishes
 
+    alone = state.discipline == Discipline.INDIVIDUAL  # the sentences' "sit" or "deres"
+
     def body(public: bool) -> dict:
         sheets = [
             rules.Sheet(
@@ -386,7 +388,9 @@ def _compute(state: Competition, status: str) -> tuple[dict, dict]:
         previous: rules.Standing | None = None
         for s in ranked:
             team = by_id[s.team]
-            row = _row(s, team, finishes[s.team], puzzles, pieces_at, status, previous, by_id)
+            row = _row(
+                s, team, finishes[s.team], puzzles, pieces_at, status, previous, by_id, alone
+            )
             if public and team["counting"]:
                 row["counted"] = None
                 row["progress"] = [
@@ -445,7 +449,7 @@ def tie_break_sentence(gap: tuple[str, int | None], ahead_name: str, language: s
         ) % {"name": ahead_name}
 
 
-def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id) -> dict:
+def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id, alone) -> dict:
     out_finishes = []
     before = 0
     for f in finishes:
@@ -480,7 +484,7 @@ def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id) -> dict
             progress.append({"position": p["position"], "state": "todo", "percent": 0})
     tie_break = tie_break_short = None
     if previous is not None:
-        tie_break, tie_break_short = _tie_break(previous, s, by_id[previous.team]["name"])
+        tie_break, tie_break_short = _tie_break(previous, s, by_id[previous.team]["name"], alone)
     return {
         "rank": s.rank,
         "team": {"id": team["id"], "name": team["name"], "table": team["table"]},
@@ -504,15 +508,16 @@ def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id) -> dict
     }
 
 
-def _tie_break(previous: rules.Standing, s: rules.Standing, ahead_name: str) -> tuple:
-    """R11 told for `s` ranked after `previous` (called `ahead_name`): ({"da", "en"} sentences,
-    the same in a few words), or (None, None) when there is nothing to tell."""
+def _tie_break(previous: rules.Standing, s: rules.Standing, ahead_name: str, alone: bool) -> tuple:
+    """R11 told for `s` ranked after `previous` (called `ahead_name`, one puzzler when `alone`):
+    ({"da", "en"} sentences, the same in a few words), or (None, None) when there is nothing
+    to tell."""
     if s.pieces <= 0:  # nothing to explain while nobody has pieces
         return None, None
     try:
         texts = {
             lang: rules.tie_break_reason(
-                previous, s, ahead_name=ahead_name, language=lang, with_time=True
+                previous, s, ahead_name=ahead_name, language=lang, with_time=True, alone=alone
             )
             for lang in LANGUAGES
         }

@@ -569,6 +569,21 @@ def test_r11_tie_break_reason_earlier_danish():
     )
 
 
+def test_r11_tie_break_reason_of_one_puzzler_says_sit():
+    """R11 for an individual entrant: one person lays "sit" puzzle, a team "deres"."""
+    reason = tie_break_reason(
+        st(1, 900, 5025), st(2, 900, 5145, 2), ahead_name="Erik", alone=True, with_time=True
+    )
+    assert reason == (
+        "Samme antal brikker; Erik lagde sit sidste hele puslespil færdigt på 1:23:45, "
+        "2 minutter tidligere."
+    )
+    english = tie_break_reason(
+        st(1, 900, 5025), st(2, 900, 5145, 2), ahead_name="Erik", alone=True, language="en"
+    )
+    assert english == "Same pieces; Erik finished their last whole puzzle 2 minutes earlier."
+
+
 def test_r11_tie_break_reason_earlier_english():
     """R11: the tie-break sentence in English."""
     reason = tie_break_reason(

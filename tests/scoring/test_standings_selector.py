@@ -119,6 +119,20 @@ def test_current_puzzle_progress_and_tie_break_reason(board):
     assert rows[t["d"].pk]["tie_break"] is None  # fewer pieces than the team above
 
 
+def test_an_individuals_tie_break_says_sit_sidste(board):
+    """An individual entrant is one puzzler: "Erik lagde sit sidste", not "deres"."""
+    c, t = board
+    Competition.objects.filter(pk=c.pk).update(discipline="individual")
+    Team.objects.filter(pk=t["a"].pk).update(name="Erik")
+    bump(c)
+    c = Competition.objects.get(pk=c.pk)
+    rows = {r["team"]["id"]: r for r in competition_standings(c)["standings"]}
+    assert rows[t["b"].pk]["tie_break"]["da"] == (
+        "Samme antal brikker; Erik lagde sit sidste hele puslespil færdigt "
+        "på 1:06:40, 3 minutter og 20 sekunder tidligere."
+    )
+
+
 def test_count_adds_to_the_pieces_after_the_clock(db):
     c, (p1, p2, p3) = running_competition(minutes_ago=200)
     team = TeamFactory(competition=c, table=1)

@@ -49,8 +49,9 @@ POLL_SECONDS = 5
 
 
 def home(request):
-    """The competitions, newest first."""
-    competitions = Competition.objects.only(
+    """The championships of several competitions (each links to its programme), then the
+    competitions, newest first. One query."""
+    competitions = Competition.objects.select_related("championship").only(
         "slug",
         "name",
         "venue",
@@ -59,13 +60,32 @@ def home(request):
         "stopped_at",
         "finalised_at",
         "duration_minutes",
+        "championship__slug",
+        "championship__name",
+        "championship__venue",
     )
     now = timezone.now()
     items = []
+    held: dict[int, dict] = {}
     for c in competitions:
         status = c.status_at(now)
         items.append({"c": c, "status": str(status), "label": Status(status).label})
-    return render(request, "scoring/home.html", {"competitions": items})
+        held.setdefault(c.championship_id, {"championship": c.championship, "competitions": []})
+        held[c.championship_id]["competitions"].append(items[-1])
+    # A competition's own championship (its slug, its one competition) is the competition.
+    championships = [
+        group
+        for group in held.values()
+        if group["championship"].slug != group["competitions"][0]["c"].slug
+        or len(group["competitions"]) > 1
+    ]
+    for group in championships:
+        group["competitions"].sort(key=lambda item: (item["c"].starts_at, item["c"].pk))
+        running = [item for item in group["competitions"] if item["status"] == "running"]
+        group["running"] = len(running)
+    return render(
+        request, "scoring/home.html", {"competitions": items, "championships": championships}
+    )
 
 
 def rules(request):

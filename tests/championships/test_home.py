@@ -8,7 +8,7 @@ from competition.services import competition_create
 
 def test_a_championship_is_named_with_its_programme_and_rounds(client, dm, heats):
     body = client.get("/").content.decode()
-    head, competitions = body.split("<h2>Konkurrencer</h2>", 1)
+    head, competitions = body.split("<h2>Alle konkurrencer</h2>", 1)
     assert "Mesterskaber" in head and "DM i puslespil 2027" in head
     assert 'href="/dm-2027/"' in head and 'href="/dm-2027/screen/"' in head
     assert "2 konkurrencer" in head
@@ -18,7 +18,7 @@ def test_a_championship_is_named_with_its_programme_and_rounds(client, dm, heats
 
 def test_staff_get_the_championships_desk_and_control_room(client, admin_user, dm, heats):
     client.force_login(admin_user)
-    body = client.get("/").content.decode().split("<h2>Konkurrencer</h2>", 1)[0]
+    body = client.get("/").content.decode().split("<h2>Alle konkurrencer</h2>", 1)[0]
     assert 'href="/desk/dm-2027/"' in body and 'href="/control/dm-2027/"' in body
 
 

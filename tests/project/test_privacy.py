@@ -141,6 +141,8 @@ def every_path() -> list[str]:
         path = re.sub(r"<(?:(\w+):)?(\w+)>", lambda m: _value(m.group(1) or "", m.group(2)), path)
         paths.add("/" + path)
     paths |= {f"/{CHAMPIONSHIP}/", f"/api/v1/championships/{CHAMPIONSHIP}/"}
+    # the championship's tablet (its competition's time is up: the counts are on it)
+    paths |= {f"/judge/{CHAMPIONSHIP}/", f"/judge/{CHAMPIONSHIP}/board/"}
     return sorted(paths)
 
 
@@ -181,7 +183,10 @@ SHOWS_THE_TEAM = {
         f"/api/v1/competitions/{SLUG}/teams/{ID}/",
     ],
 }
-SHOWS_THE_TEAM["judge"] = SHOWS_THE_TEAM["anonymous"] + [f"/judge/{SLUG}/"]
+SHOWS_THE_TEAM["judge"] = SHOWS_THE_TEAM["anonymous"] + [
+    f"/judge/{SLUG}/",
+    f"/judge/{CHAMPIONSHIP}/",
+]
 
 
 @pytest.mark.parametrize("role", ["anonymous", "judge"])

@@ -137,7 +137,11 @@ def test_every_page_has_the_policy_and_nothing_inline_it_would_block(client, wor
 # policy blocked among them, proof that it read more than refusals.
 RENDERED = {
     "anonymous": [f"/{privacy.CHAMPIONSHIP}/"],  # a championship's programme
-    "judge": [f"/judge/{privacy.SLUG}/", f"/judge/{privacy.SLUG}/sheets/"],
+    "judge": [
+        f"/judge/{privacy.SLUG}/",
+        f"/judge/{privacy.SLUG}/sheets/",
+        f"/judge/{privacy.CHAMPIONSHIP}/",  # a championship's tablet
+    ],
     "desk": [f"/desk/{privacy.SLUG}/", f"/desk/{privacy.SLUG}/cards/"],
     "admin": [
         f"/control/{privacy.SLUG}/",

@@ -72,8 +72,12 @@ export function setupClock({ cfg, state, store, w, comps, clockOf }) {
       const comp = comps.of(el.dataset.compClock);
       if (!comp) return;
       const clock = clockOf(comp);
-      el.querySelector('[data-role="status"]').textContent = T[`clock_${statusAt(clock, now)}`] || "";
-      el.querySelector('[data-role="time"]').textContent = hms(countdownSeconds(remainingAt(clock, now)));
+      const status = statusAt(clock, now);
+      el.dataset.status = status;
+      el.querySelector('[data-role="status"]').textContent = T[`clock_${status}`] || "";
+      // the time left while it runs (the whole duration before); nothing once time is up
+      const time = status === "running" || status === "setup" ? hms(countdownSeconds(remainingAt(clock, now))) : "";
+      el.querySelector('[data-role="time"]').textContent = time;
     });
     for (const comp of comps.list) {
       const clock = clockOf(comp);

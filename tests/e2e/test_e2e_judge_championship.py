@@ -79,6 +79,10 @@ def test_e2e_a_finish_in_each_competition_offline_arrives_once_in_its_own(
     expect(card(page, 1)).to_have_count(0)  # not a table this judge watches
     expect(page.locator("[data-comp-clock]")).to_have_count(2)  # the final is tomorrow
     shot(page, "board")
+    page.set_viewport_size({"width": 1024, "height": 768})  # the tablet turned
+    expect(card(page, 3)).to_be_visible()
+    shot(page, "board-landscape")
+    page.set_viewport_size({"width": 768, "height": 1024})
 
     page.context.set_offline(True)
     tap_and_save(page, 2)

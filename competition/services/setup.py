@@ -154,13 +154,13 @@ def competition_update(*, competition: Competition, by, **fields) -> Competition
                 Championship.objects.filter(pk=competition.championship_id).update(
                     slug=changed["slug"]
                 )
-        moved = {f: changed[f] for f in ("starts_at", "duration_minutes") if f in changed}
-        if moved:  # one hall, one table plan: not into another competition's tables
-            ensure_plan_kept(competition, field=next(iter(moved)), **moved)
         before = _competition_snapshot(competition)
         for f, v in changed.items():
             setattr(competition, f, v)
         competition.full_clean()
+        moved = [f for f in ("starts_at", "duration_minutes") if f in changed]
+        if moved:  # one hall, one table plan: not into another competition's tables
+            ensure_plan_kept(competition, field=moved[0])
         competition.save(update_fields=list(changed))
         w.audit(COMPETITION_UPDATE, before=before, after=_competition_snapshot(competition))
         return competition

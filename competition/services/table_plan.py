@@ -153,15 +153,15 @@ def _tables_of(competition: Competition) -> dict[int, str]:
     return dict(Team.objects.filter(competition=competition).values_list("table", "name"))
 
 
-def ensure_plan_kept(competition: Competition, *, field: str, **changes) -> None:
-    """A new planned start or duration (`changes`) must not make `competition` run at the
-    same time as another competition of its championship whose entrants sit at its tables:
-    ValidationError on `field`, naming the clash. Locks the championship's row."""
+def ensure_plan_kept(competition: Competition, *, field: str) -> None:
+    """A new planned start or duration (set on `competition`, not yet saved) must not make it
+    run at the same time as another competition of its championship whose entrants sit at
+    its tables: ValidationError on `field`, naming the clash. Locks the championship's row."""
     lock_championship(competition)
     mine = _tables_of(competition)
     if not mine:
         return
-    during = span(competition, **changes)
+    during = span(competition)
     found = clashes(during, mine, seats_beside(competition, during=during))
     if not found:
         return

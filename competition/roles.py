@@ -4,10 +4,11 @@ from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.views.decorators.http import require_POST
 from rest_framework.permissions import BasePermission
 
-from competition.selectors import competition_get
+from competition.selectors import championship_get, competition_get
 
 JUDGE, DESK, ADMIN = "judge", "desk", "admin"
 ROLES = (JUDGE, DESK, ADMIN)
@@ -39,18 +40,32 @@ def staff_view(
     puzzles: bool = False,
     related: tuple[str, ...] = (),
     post: bool = False,
+    championship=None,
 ):
     """The one decorator of a staff page, checked in this order: anonymous -> the login page;
     logged in without one of `roles` (admin holds them all) -> 403; with `post`, any other
     method -> 405; with `competition` (or `puzzles`: with its sequence prefetched, or
     `related`: these foreign keys joined), the competition of the URL's `slug` (404 if none)
-    is passed to the view as `competition` instead of `slug`."""
+    is passed to the view as `competition` instead of `slug`.
+
+    Slugs of championships and competitions share one namespace (docs/contracts.md "A
+    championship of several competitions"). With `championship` (a view), a slug that no
+    competition has but a championship has is that championship's page on the same address:
+    `championship(request, championship=..., ...)` answers, after the same checks (a
+    competition's own championship has the competition's slug, so it never gets here)."""
 
     def decorator(view):
         def load(request, *args, **kwargs):
             if competition or puzzles or related:
                 slug = kwargs.pop("slug")
-                kwargs["competition"] = competition_get(slug=slug, puzzles=puzzles, related=related)
+                try:
+                    found = competition_get(slug=slug, puzzles=puzzles, related=related)
+                except Http404:
+                    held = championship_get(slug=slug) if championship is not None else None
+                    if held is None:
+                        raise
+                    return championship(request, *args, championship=held, **kwargs)
+                kwargs["competition"] = found
             return view(request, *args, **kwargs)
 
         inner = require_POST(load) if post else load

@@ -3,9 +3,13 @@ and its counts. Writes are in competition.services; templates and tags do not qu
 
 from django.shortcuts import get_object_or_404
 
-from competition.models import Competition, Team
+from competition.models import Championship, Competition, Team
 
 __all__ = [
+    "championship_competitions",
+    "championship_get",
+    "championship_team_get",
+    "championship_teams",
     "competition_get",
     "team_counts",
     "team_counts_get",
@@ -24,6 +28,51 @@ def competition_get(
     `related`: these foreign keys joined (`select_related`)."""
     queryset = Competition.objects.prefetch_related("puzzles") if puzzles else Competition.objects
     return get_object_or_404(queryset.select_related(*related) if related else queryset, slug=slug)
+
+
+def championship_get(*, slug: str) -> Championship | None:
+    """The championship of the URL's slug, or None. Ask for a competition first: a
+    competition's own championship has the competition's slug (`/<slug>/` is the
+    competition's)."""
+    return Championship.objects.filter(slug=slug).first()
+
+
+def championship_competitions(*, championship: Championship) -> list[Competition]:
+    """The championship's competitions in the programme's order: planned start, then name."""
+    return list(
+        Competition.objects.filter(championship=championship).order_by("starts_at", "name", "id")
+    )
+
+
+def championship_teams(
+    *, championship: Championship, competitions: list[Competition], members: bool = True
+) -> list[Team]:
+    """Every entrant of every competition of `championship` (the desk across it), in the
+    order of `competitions` (`championship_competitions`), then by table; each with its
+    competition (one of `competitions`: no query per row) and, with `members`, its members.
+    Two queries whatever the number of competitions and entrants (one without `members`)."""
+    queryset = Team.objects.filter(competition__championship=championship)
+    if members:
+        queryset = queryset.prefetch_related("members")
+    else:
+        queryset = queryset.only(
+            "competition_id", "table", "checked_in_at", "fee_paid", "withdrawn"
+        )
+    place = {c.pk: i for i, c in enumerate(competitions)}
+    by_pk = {c.pk: c for c in competitions}
+    teams = [t for t in queryset if t.competition_id in by_pk]
+    for team in teams:
+        team.competition = by_pk[team.competition_id]
+    teams.sort(key=lambda t: (place[t.competition_id], t.table, t.pk))
+    return teams
+
+
+def championship_team_get(*, championship: Championship, pk: int) -> Team:
+    """An entrant of any competition of `championship` (404 for one of another), with its
+    competition."""
+    return get_object_or_404(
+        Team.objects.select_related("competition"), competition__championship=championship, pk=pk
+    )
 
 
 def team_get(*, competition: Competition, pk: int) -> Team:

@@ -290,6 +290,10 @@ PLAUSIBLE_PIECES_PER_MINUTE_PER_PUZZLER = float(
     os.environ.get("PLAUSIBLE_PIECES_PER_MINUTE_PER_PUZZLER", "15")
 )
 
+# A championship's big screen (`/<championship>/screen/`) shows each running competition (each
+# page of its board) this many seconds before the next (scoring/views_stage.py).
+STAGE_ROTATE_SECONDS = float(os.environ.get("STAGE_ROTATE_SECONDS", "15"))
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

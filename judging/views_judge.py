@@ -13,7 +13,7 @@ from uuid import UUID
 
 from django.conf import settings
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
@@ -87,27 +87,6 @@ def _puzzles(competition: Competition) -> list[dict]:
     ]
 
 
-@staff_view(JUDGE)
-@never_cache
-def board(request, slug):
-    """The judge's page: clock, chosen tables, a card per team, the outbox's pill; of a
-    championship's slug, the championship's tablet (`championship_board`)."""
-    competition = Competition.objects.filter(slug=slug).first()
-    if competition is None:
-        return championship_board(request, get_object_or_404(Championship, slug=slug))
-    context = _board_context(request, competition)
-    all_tables = list(competition.teams.filter(withdrawn=False).values_list("table", flat=True))
-    puzzles = list(competition.puzzles.order_by("position").values("position", "pieces", "title"))
-    config = _page_config(request, competition.slug)
-    config.update(clock=context["clock"].page(), puzzles=puzzles, discipline=competition.discipline)
-    config["urls"].update(
-        _competition_urls(competition.slug),
-        board=reverse("judge:board_fragment", args=[competition.slug]),
-    )
-    context.update(all_tables=all_tables, config=config)
-    return render(request, "judging/judge_board.html", context)
-
-
 def tablet_label(competition: Competition) -> str:
     """How a championship's tablet names a competition: its round and its discipline
     ("Indledende runde A · Individuel"), the discipline once when the round is named so."""
@@ -118,7 +97,7 @@ def tablet_label(competition: Competition) -> str:
 
 def _championship_context(request, championship: Championship) -> dict:
     """The championship's tablet: the competitions on now and their entrants' cards at the
-    chosen tables (tables_of: every table of those competitions)."""
+    chosen tables."""
     tables = parse_tables(request.GET.getlist("t"))
     competitions = tablet_competitions(championship)
     clocks = {c.pk: c.clock() for c in competitions}
@@ -145,8 +124,10 @@ def _championship_context(request, championship: Championship) -> dict:
     }
 
 
+@never_cache
 def championship_board(request, championship: Championship):
-    """The championship's tablet (docs/offline.md "A championship's tablet")."""
+    """A championship's tablet (docs/offline.md "A championship's tablet"), at the address of
+    a competition's: `staff_view(..., championship=...)` sends a championship's slug here."""
     context = _championship_context(request, championship)
     shown = [item["competition"] for item in context["competitions"]]
     config = _page_config(request, championship.slug)
@@ -180,24 +161,46 @@ def championship_board(request, championship: Championship):
     return render(request, "judging/judge_board.html", context)
 
 
-@staff_view(JUDGE)
 @never_cache
 @vary_on_headers("HX-Request")
-def board_fragment(request, slug):
-    """The cards of the chosen tables: what htmx swaps in on load, every few seconds, and
-    whenever the outbox changes (of a championship: of its competitions on now)."""
-    competition = Competition.objects.filter(slug=slug).first()
-    championship = get_object_or_404(Championship, slug=slug) if competition is None else None
+def championship_fragment(request, championship: Championship):
+    """A championship tablet's cards, as htmx swaps them in (see `board_fragment`)."""
     if not request.htmx:  # a plain visit (a bookmark, no JavaScript): the whole page
-        url = reverse("judge:board", args=[slug])
+        url = reverse("judge:championship", args=[championship.slug])
         query = request.GET.urlencode()
         return redirect(f"{url}?{query}" if query else url)
-    if championship is not None:
-        return render(
-            request,
-            "judging/_judge_cards_championship.html",
-            _championship_context(request, championship),
-        )
+    context = _championship_context(request, championship)
+    return render(request, "judging/_judge_cards_championship.html", context)
+
+
+@staff_view(JUDGE, competition=True, championship=championship_board)
+@never_cache
+def board(request, competition):
+    """The judge's page: clock, chosen tables, a card per team, the outbox's pill; of a
+    championship's slug, the championship's tablet (`championship_board`)."""
+    context = _board_context(request, competition)
+    all_tables = list(competition.teams.filter(withdrawn=False).values_list("table", flat=True))
+    puzzles = list(competition.puzzles.order_by("position").values("position", "pieces", "title"))
+    config = _page_config(request, competition.slug)
+    config.update(clock=context["clock"].page(), puzzles=puzzles, discipline=competition.discipline)
+    config["urls"].update(
+        _competition_urls(competition.slug),
+        board=reverse("judge:board_fragment", args=[competition.slug]),
+    )
+    context.update(all_tables=all_tables, config=config)
+    return render(request, "judging/judge_board.html", context)
+
+
+@staff_view(JUDGE, competition=True, championship=championship_fragment)
+@never_cache
+@vary_on_headers("HX-Request")
+def board_fragment(request, competition):
+    """The cards of the chosen tables: what htmx swaps in on load, every few seconds, and
+    whenever the outbox changes."""
+    if not request.htmx:  # a plain visit (a bookmark, no JavaScript): the whole page
+        url = reverse("judge:board", args=[competition.slug])
+        query = request.GET.urlencode()
+        return redirect(f"{url}?{query}" if query else url)
     return render(request, "judging/_judge_cards.html", _board_context(request, competition))
 
 

@@ -51,9 +51,10 @@ def if_none_match(request, etag: str) -> bool:
 def cached_response(request, state, key: str, build, content_type: str) -> HttpResponse:
     """Bytes kept in the cache under `key` (built by `build()` when missing), sent gzipped
     (compressed once, also kept) to a client that accepts gzip. Within the public
-    reader's 1 s memo of `state` the bytes already fetched are reused."""
+    reader's 1 s memo of `state` the bytes already fetched are reused (`state` None: bytes of
+    no one competition, as a championship's big screen: no memo)."""
     gzipped = "gzip" in request.headers.get("Accept-Encoding", "")
-    blobs = memo_blobs(state)
+    blobs = memo_blobs(state) if state is not None else {}
     memo_key = key + (":gz" if gzipped else "")
     data = blobs.get(memo_key)
     if data is None:

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 
 from competition.cells import csv_writer
-from competition.models import Competition, Status
+from competition.models import Championship, Competition, Status
 from competition.qr import absolute_url, qr_svg
 from scoring import selectors
 from scoring.api import cached_response, if_none_match, is_staff, sees_unconfirmed_counts
@@ -96,13 +96,18 @@ def _live_context(state, status, staff, body) -> dict:
 LIVE = {
     "leaderboard": ("scoring/leaderboard.html", "scoring/_leaderboard_live.html"),
     "screen": ("scoring/screen.html", "scoring/_screen_live.html"),
+    "stage": ("scoring/screen.html", "scoring/_screen_live.html"),
 }
 
 
 def _render_live(state, status, staff, kind, blind=True) -> str:
     body = standings_for(state, staff=staff, status=status, blind=blind)
     context = _live_context(state, status, staff, body)
-    context["url"] = reverse(f"public:{kind}", args=[state.slug])
+    # "stage": the screen's live part on a championship's big screen, which polls for it.
+    context["on_stage"] = kind == "stage"
+    context["url"] = reverse(
+        "public:screen" if kind == "stage" else f"public:{kind}", args=[state.slug]
+    )
     context["leaderboard_url"] = reverse("public:leaderboard", args=[state.slug])
     context["qr_url"] = reverse("public:qr", args=[state.slug])
     # The hall's address when `make hall` knows it; else the page fills in its own.
@@ -236,16 +241,9 @@ def leaderboard(request, slug):
 LEADERS = 3  # the programme shows each competition's first three
 
 
-def programme(request, slug):
-    """A championship's programme: each competition with its discipline, round, status, clock
-    and leaders (the public, blind standings: no personal data), linking to its leaderboard.
-    Two queries whatever the number of competitions and entrants once their standings are
-    cached; with `HX-Request: true` only its live part (polled while one is not final)."""
-    found = selectors.programme(slug)
-    if found is None:
-        raise Http404("No such competition.")
-    championship, competitions = found
-    now = timezone.now()
+def programme_items(competitions, now) -> list[dict]:
+    """The programme's entry of each competition (a state of `selectors.programme`): its
+    status, clock and first three from the public, blind standings (cached per version)."""
     items = []
     for c in competitions:
         status = str(c.status_at(now))
@@ -263,6 +261,19 @@ def programme(request, slug):
                 "held": body["held"],
             }
         )
+    return items
+
+
+def programme(request, slug):
+    """A championship's programme: each competition with its discipline, round, status, clock
+    and leaders (the public, blind standings: no personal data), linking to its leaderboard.
+    Two queries whatever the number of competitions and entrants once their standings are
+    cached; with `HX-Request: true` only its live part (polled while one is not final)."""
+    found = selectors.programme(slug)
+    if found is None:
+        raise Http404("No such competition.")
+    championship, competitions = found
+    items = programme_items(competitions, timezone.now())
     context = {
         "championship": championship,
         "items": items,
@@ -283,13 +294,17 @@ def programme(request, slug):
 @xframe_options_sameorigin
 def screen(request, slug):
     """The big screen for the café TV or a projector (1920x1080). The control room shows
-    it in a frame as its preview: only our own pages may frame it."""
-    return _live_page(request, slug, "screen")
+    it in a frame as its preview: only our own pages may frame it. A championship's slug: its
+    stage, rotating between its running competitions (scoring/views_stage.py)."""
+    from scoring.views_stage import stage  # it builds on this module's live parts
+
+    return _live_page(request, slug, "screen", otherwise=stage)
 
 
 def qr(request, slug):
-    """The big screen's QR code: the leaderboard's address on the hall's network (SVG)."""
-    if competition_state(slug) is None:
+    """The big screen's QR code: the leaderboard's address on the hall's network (SVG); of a
+    championship's slug, its programme's (the same `/<slug>/`)."""
+    if competition_state(slug) is None and not Championship.objects.filter(slug=slug).exists():
         raise Http404("No such competition.")
     url = absolute_url(request, reverse("public:leaderboard", args=[slug]))
     buffer = io.BytesIO()

@@ -2,8 +2,8 @@
 entrants from the final standings of earlier rounds, the best N of each or the best N of all
 (R11; `scoring/championship.py` decides who). The head judge advances once the sources are
 final; a tie at the cut is shown (409 `tie_at_cut`) and decided by taking the whole tie or
-choosing, audited. The advanced entrants are new teams of the round with the names, members
-and contacts of their source team (`Team.advanced_from`); the sources never change.
+choosing, audited. The advanced entrants are new teams of the round with the names, members,
+contacts and labels of their source team (`Team.advanced_from`); the sources never change.
 
 The same advance again answers the entrants it made (nothing is made twice); another advance
 from a source that already advanced into the round is refused (`already_advanced`).
@@ -222,6 +222,8 @@ def advance(
                 contact_name=source_team.contact_name,
                 contact_email=source_team.contact_email,
                 contact_phone=source_team.contact_phone,
+                # An entrant's own: a youth of the heats is one in the final's label ranking.
+                labels=list(source_team.labels),
                 advanced_from=source_team,
             )
             Member.objects.bulk_create(
@@ -236,6 +238,7 @@ def advance(
                     "table": team.table,
                     "from": source.slug,
                     "advanced_from": source_team.pk,
+                    "labels": list(source_team.labels),
                     "members": [
                         {"name": m.name, "under_15": m.under_15, "guardian": m.guardian}
                         for m in source_team.members.all()

@@ -16,37 +16,19 @@ from competition.forms import TeamForm, member_formset, members_from
 from competition.inputs import redirect_next, whole_number
 from competition.models import Competition, Team
 from competition.roles import DESK, staff_view
-
-FILTERS = {
-    "in": lambda t: t.checked_in_at is not None and not t.withdrawn,
-    "missing": lambda t: t.checked_in_at is None and not t.withdrawn,
-    "unpaid": lambda t: not t.fee_paid and not t.withdrawn,
-    "withdrawn": lambda t: t.withdrawn,
-}
-
-
-def _matches(team: Team, q: str) -> bool:
-    if not q:
-        return True
-    if whole_number(q) == team.table:
-        return True
-    q = q.casefold()  # Python, not SQL: SQLite's lower() knows only ASCII
-    return q in team.name.casefold() or any(q in m.name.casefold() for m in team.members.all())
-
-
-def _missing(team: Team) -> bool:
-    return team.checked_in_at is None and not team.withdrawn
+from competition.views_desk import championship
+from competition.views_desk.lists import FILTERS, is_missing, matches
 
 
 def _desk_context(request, competition: Competition) -> dict:
     teams = selectors.team_list(competition=competition)
     q = request.GET.get("q", "").strip()
     f = request.GET.get("f", "")
-    shown = [t for t in teams if _matches(t, q) and FILTERS.get(f, lambda t: True)(t)]
+    shown = [t for t in teams if matches(t, q) and FILTERS.get(f, lambda t: True)(t)]
     now = timezone.now()
     past_deadline = now >= competition.check_in_deadline
     if past_deadline:  # After the deadline the missing teams first (stable: by table)
-        shown.sort(key=lambda t: not _missing(t))
+        shown.sort(key=lambda t: not is_missing(t))
     # A team just registered (a walk-in at table 41) first and marked; one just edited whose
     # table card is out of date: the reprint suggestion.
     added = whole_number(request.GET.get("added", ""))
@@ -76,9 +58,10 @@ def _desk_context(request, competition: Competition) -> dict:
     }
 
 
-@staff_view(DESK, competition=True)
+@staff_view(DESK, competition=True, championship=championship.desk)
 def teams(request, competition):
-    """The desk's team list: search, filters, counts, check-in in one tap."""
+    """The desk's team list: search, filters, counts, check-in in one tap. A championship's
+    slug: the desk across its competitions (competition/views_desk/championship.py)."""
     context = _desk_context(request, competition)
     if request.htmx and request.htmx.target == "team-list":
         return render(request, "competition/_desk_list_answer.html", context)
@@ -106,11 +89,17 @@ def _row_answer(request, competition: Competition, team: Team, status: str = "")
     )
 
 
-def _team_action(service, status, **extra):
+def _team_action(service, status, across=False, **extra):
     """A one-tap write on a team's row; `status(team)` says what was done (the
-    desk sees that a fee was marked paid)."""
+    desk sees that a fee was marked paid). `across`: also on the desk across a championship
+    (its slug in the address: competition/views_desk/championship.py)."""
 
-    @staff_view(DESK, competition=True, post=True)
+    @staff_view(
+        DESK,
+        competition=True,
+        post=True,
+        championship=championship.row_action(service, status) if across else None,
+    )
     def view(request, competition, pk):
         team = selectors.team_get(competition=competition, pk=pk)
         try:
@@ -142,13 +131,14 @@ def _checked_in(team: Team) -> str:
     }
 
 
-check_in = _team_action(services.team_check_in, _checked_in)
+check_in = _team_action(services.team_check_in, _checked_in, across=True)
 check_in_undo = _team_action(
     services.team_check_in_undo,
     lambda t: (
         _("The check-in of table %(table)s “%(team)s” is undone.")
         % {"table": t.table, "team": t.name}
     ),
+    across=True,
 )
 fee = _team_action(
     services.team_fee_set,

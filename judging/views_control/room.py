@@ -12,6 +12,7 @@ from competition.models import Competition, Status, Team
 from competition.roles import ADMIN, staff_view
 from judging.models import Count
 from judging.selectors import counts_missing, objections_panel
+from judging.views_control import championship
 from judging.views_control.clock import ClockCorrectForm, ClockStartForm, clock_context
 from judging.views_control.tablets import tablets_context
 from scoring.formatting import format_hms
@@ -89,8 +90,10 @@ def _search(teams: list[Team], q: str) -> list[Team]:
     return [t for t in teams if q in t.name.casefold() or q == str(t.table)]
 
 
-@staff_view(ADMIN, puzzles=True)
+@staff_view(ADMIN, puzzles=True, championship=championship.room)
 def room(request, competition):
+    """A competition's control room; a championship's slug: the championship's
+    (judging/views_control/championship.py)."""
     teams = list(_teams(competition))
     for t in teams:
         t.last_hms = _hms(t.last_seconds)

@@ -48,6 +48,26 @@ function setupClock() {
   time.sync().then(tick); // the server's numbers stand until the time is known
 }
 
+/* A championship's control room: each competition's clock ticking on the server's time (one
+ * timer for every row; the rows are read again on each tick, so the list's poll may swap
+ * them). A clock that ends shows 0:00:00 until the poll brings the competition's new status. */
+function setupClockRows() {
+  const list = document.getElementById("championship-live");
+  if (!list) return;
+  const time = serverTime(list.dataset.timeUrl);
+  const tick = () => {
+    document.querySelectorAll("[data-clock-row]").forEach((row) => {
+      const clock = readClock(row);
+      if (!clock || clock.status !== "running" || !clock.started_at_ms || !clock.end_ms) return;
+      const shown = clockNumbers(clock, time.now());
+      row.querySelector("[data-role=elapsed]").textContent = shown.elapsed;
+      row.querySelector("[data-role=remaining]").textContent = shown.remaining;
+    });
+    setTimeout(tick, 1000 - (Date.now() % 1000));
+  };
+  time.sync().then(tick); // the server's numbers stand until the time is known
+}
+
 /* The tablet's missing-pieces picker in corrections. */
 function setupSpotPicker(box) {
   const lone = box.querySelector(".spot-lone input");
@@ -81,6 +101,7 @@ function setupSpotPicker(box) {
 
 if (typeof document !== "undefined") {
   setupClock();
+  setupClockRows();
   setupConfirm();
   document.querySelectorAll("[data-spot-picker]").forEach(setupSpotPicker);
 }

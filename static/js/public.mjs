@@ -38,6 +38,15 @@ export function pager({ rows, room, rowHeight, page }) {
   };
 }
 
+/* A championship's big screen, once a turn is due: the next page of the shown competition's
+ * board if it has one, else the next running competition (`next`, from the page) on its
+ * first page, else the first page again. -> {page, show} */
+export function stageTurn({ page, pages, showing, next }) {
+  if (page + 1 < pages) return { page: page + 1, show: showing };
+  if (next && next !== showing) return { page: 0, show: next };
+  return { page: 0, show: showing };
+}
+
 /* The leaderboard's filter: a row matches the text in its team's name, or the table number
  * typed ("7" finds table 7, not 17). */
 export function matches(query, { team, table }) {
@@ -138,9 +147,10 @@ function setupFollow() {
 }
 
 /* The big screen: show as many rows as the screen's height holds, and turn the page every
- * few seconds. */
+ * few seconds (on a championship's big screen its one timer turns the pages: setupStage). */
 function setupPager() {
   let page = 0;
+  let pages = 1;
   let timer = null;
 
   function show() {
@@ -158,6 +168,7 @@ function setupPager() {
     const top = rows[0].getBoundingClientRect();
     const p = pager({ rows: rows.length, room: bottom - top.top, rowHeight: top.height, page });
     page = p.page;
+    pages = p.pages;
     [...rows].forEach((row, i) => {
       row.hidden = i < p.first || i >= p.last;
       row.style.height = p.height;
@@ -165,13 +176,68 @@ function setupPager() {
     if (info) info.textContent = p.pages > 1 ? `${table.dataset.pageLabel} ${page + 1} ${table.dataset.ofLabel} ${p.pages}` : "";
   }
   function start() {
-    if (!document.querySelector("[data-pager]") || timer) return;
+    if (!document.querySelector("[data-pager]") || timer || document.getElementById("stage-live")) return;
     timer = setInterval(() => {
       page += 1;
       show();
     }, 10000);
   }
-  return { show, start };
+  function at() {
+    return document.querySelector("[data-pager]") ? { page, pages } : { page: 0, pages: 1 };
+  }
+  function go(n) {
+    page = n;
+    show();
+  }
+  return { show, start, at, go };
+}
+
+/* A championship's big screen (scoring/views_stage.py): ONE timer polls and rotates. Each
+ * tick asks the server for the competition on show (`?show=`), or, once a turn is due
+ * (`data-rotate-ms` since the last), turns to its board's next page or asks for the next
+ * running competition (`stageTurn`). The next tick is set only when the answer is in: a
+ * poll and a rotation are never in flight together, and an answer never lands on a newer
+ * one. An answer with the ETag already shown changes nothing; a failed one (offline) keeps
+ * what is shown and the next tick tries again. The server answers with the competition it
+ * really shows (the asked one may have stopped): `data-showing` says which. */
+function setupStage(pages, after) {
+  const first = document.getElementById("stage-live");
+  if (!first || !window.fetch) return;
+  let showing = first.dataset.showing;
+  let turned = Date.now();
+  let shownTag = null;
+
+  async function tick() {
+    const box = document.getElementById("stage-live");
+    let ask = showing;
+    if (Date.now() - turned >= Number(box.dataset.rotateMs)) {
+      const turn = stageTurn({ ...pages.at(), showing, next: box.dataset.next });
+      turned = Date.now();
+      if (turn.show === showing) pages.go(turn.page);
+      else ask = turn.show;
+    }
+    const url = box.dataset.url + (ask ? `?show=${encodeURIComponent(ask)}` : "");
+    try {
+      const response = await fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" });
+      const tag = response.headers.get("ETag");
+      if (response.ok && !(tag && tag === shownTag)) {
+        const html = await response.text();
+        document.getElementById("stage-live").outerHTML = html;
+        shownTag = tag;
+        const now = document.getElementById("stage-live").dataset.showing;
+        if (now !== showing) {
+          showing = now;
+          turned = Date.now();
+          pages.go(0);
+        }
+        after();
+      }
+    } catch (e) {
+      /* offline: what is shown stays; the next tick asks again */
+    }
+    setTimeout(tick, Number(document.getElementById("stage-live").dataset.pollMs));
+  }
+  setTimeout(tick, Number(first.dataset.pollMs));
 }
 
 /* The leaderboard's filter box: the rows come from the shared live part; the filter is this
@@ -294,6 +360,11 @@ function start() {
   pages.start();
   fillOrigin();
   filter.start();
+  setupStage(pages, () => {
+    clock.tick();
+    pages.show();
+    fillOrigin();
+  });
   setInterval(clock.tick, 250);
   setInterval(clock.sync, 5 * 60 * 1000);
   window.addEventListener("resize", pages.show);

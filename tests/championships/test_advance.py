@@ -53,6 +53,19 @@ def test_the_best_of_each_heat_go_on_with_their_names_and_members(api_as, admin_
     assert Team.objects.filter(competition=a).count() == 4
 
 
+def test_the_entrants_keep_their_labels_in_the_final(api_as, admin_user, heats, final):
+    """A youth of the heats is one in the final: the final's own label ranking holds them."""
+    a, b = heats
+    Team.objects.filter(competition=a, name="Anna").update(labels=["ung"])
+    Team.objects.filter(competition=b, name="Eva").update(labels=["senior", "gæst"])
+    r = advance(api_as(admin_user), final, {"from": ["heat-a", "heat-b"], "best": 2})
+    assert r.status_code == 200, r.content
+    labels = dict(Team.objects.filter(competition=final).values_list("name", "labels"))
+    assert labels == {"Anna": ["ung"], "Eva": ["senior", "gæst"], "Bo": [], "Finn": []}
+    ung = api_as(admin_user).get(f"/api/v1/competitions/{final.slug}/standings?label=ung")
+    assert [row["team"]["name"] for row in ung.json()["standings"]] == ["Anna"]
+
+
 def test_the_best_overall_and_a_tie_at_the_cut(api_as, admin_user, heats, final):
     api = api_as(admin_user)
     body = {"from": ["heat-a", "heat-b"], "best": 4, "per_source": False}

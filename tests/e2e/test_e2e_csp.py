@@ -107,7 +107,7 @@ def test_every_print_button_prints_and_the_policy_refuses_nothing(
         for index in range(buttons.count()):
             before = page.evaluate("window.__printed")
             buttons.nth(index).click()
-            page.wait_for_function(f"window.__printed > {before}")
+            page.wait_for_function(f"() => window.__printed > {before}")
             pressed += 1
     assert pressed >= len(PRINT_PAGES)
     assert refused == []

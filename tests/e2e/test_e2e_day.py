@@ -251,7 +251,7 @@ def test_e2e_day_the_whole_championship(
     snap(phone, "phone-finish-arrived")
     # With the chart the page is taller than the phone: the spectator scrolls down to it.
     phone.mouse.wheel(0, 300)
-    phone.wait_for_function("window.scrollY >= 300")
+    phone.wait_for_function("() => window.scrollY >= 300")
     scrolled = phone.evaluate("window.scrollY")
 
     # --- 5. The Wi-Fi drops: a tap waits on the tablet and arrives once --------------------

@@ -7,7 +7,10 @@ titles, in the three states that matter (running with finishes; stopped with cou
 - the café TV (`/<slug>/screen/`): 1920x1080 and 1280x720;
 - the judge's page and the control room: a tablet both ways, 768x1024 and 1024x768; the
   control room also on the head judge's laptop, 1280x800;
-- the other public pages: a phone, 390x844; a championship's programme also a laptop, 1280x800.
+- the other public pages: a phone, 390x844; a championship's programme also a laptop, 1280x800;
+- a championship's slug on a competition's addresses (CHAMPIONSHIP_PAGES): its big screen on
+  the TV (a competition's board while one runs, else the programme), its control room and the
+  desk across it on a laptop.
 
 The pages are generated from the URL resolver: every route of the public, judge and control
 namespaces is either rendered here (PAGES) or listed in NOT_RENDERED with the reason, so a
@@ -82,6 +85,15 @@ PAGES = {
     "control:screen": ("admin", CONTROL, "main h1"),
     "control:speaker": ("admin", CONTROL, "#feed-live"),
     "control:judges": ("admin", CONTROL, "main h1"),
+}
+# A championship's slug on a competition's addresses answers the championship's page (its big
+# screen rotating between the running competitions, else the programme; its control room; the
+# desk across it): the same URL names, checked at the sizes they are used at.
+LAPTOP = {"laptop-1280x800": (1280, 800)}
+CHAMPIONSHIP_PAGES = {
+    "public:screen": (None, TV, "#stage-live .screen-board tbody tr, #stage-live .stage-item"),
+    "control:room": ("admin", LAPTOP, "#championship-live .championship-competition"),
+    "desk:teams": ("desk", LAPTOP, "#team-list .entrant-row"),
 }
 WRITE = "a POST-only write (answers a form on a page checked here)"
 NOT_RENDERED = {
@@ -270,7 +282,11 @@ MEASURE = (Path(__file__).resolve().parent / "layout.js").read_text()
 
 @pytest.fixture
 def layout_users(make_user):
-    return {"admin": make_user("admin", "overdommer"), "judge": make_user("judge", "dommer")}
+    return {
+        "admin": make_user("admin", "overdommer"),
+        "judge": make_user("judge", "dommer"),
+        "desk": make_user("desk", "skranken"),
+    }
 
 
 @pytest.mark.parametrize("state", STATES)
@@ -278,8 +294,12 @@ def test_every_page_fits_its_screen(browser, live_server, login, layout_users, s
     competition = championship(state, layout_users["admin"])
     SCREENSHOTS.mkdir(exist_ok=True)
     failures = []
-    for name, (who, sizes, ready) in PAGES.items():
-        path = _path(name, competition)
+    pages = [(name, page, _path(name, competition), "") for name, page in PAGES.items()]
+    pages += [
+        (name, page, reverse(name, args=[competition.championship.slug]), "championship-")
+        for name, page in CHAMPIONSHIP_PAGES.items()
+    ]
+    for name, (who, sizes, ready), path, prefix in pages:
         for size, (width, height) in sizes.items():
             context = browser.new_context(
                 viewport={"width": width, "height": height},
@@ -293,10 +313,12 @@ def test_every_page_fits_its_screen(browser, live_server, login, layout_users, s
                 response = page.goto(live_server.url + path)
                 assert response.status == 200, f"{name} at {path}: {response.status}"
                 page.evaluate("() => document.fonts.ready")
-                # The screen: once the pager has laid out its first page.
-                arg = {"mustFit": MUST_FIT, "ready": ready, "pager": name == "public:screen"}
+                # The screen: once the pager has laid out its first page (the championship's
+                # shows a board while a competition runs, else the programme).
+                pager = name == "public:screen" and (not prefix or state == "running")
+                arg = {"mustFit": MUST_FIT, "ready": ready, "pager": pager}
                 problems = page.wait_for_function(MEASURE, arg=arg).json_value()
-                slug = re.sub(r"\W+", "-", name)
+                slug = prefix + re.sub(r"\W+", "-", name)
                 page.screenshot(path=str(SCREENSHOTS / f"layout-{state}-{slug}-{size}.png"))
                 failures += [f"{name} {size}: {p}" for p in problems]
             finally:

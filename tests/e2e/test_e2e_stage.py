@@ -5,6 +5,7 @@ finds no serious or critical violation on any page of any audience; the desk reg
 team from the keyboard alone."""
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from competition.models import Championship, Competition, Team
@@ -244,6 +245,8 @@ def test_axe_finds_nothing_serious_on_any_page(
         "/desk/dm-live/objections/",
         f"/control/dm-live/objections/{objection.pk}/resolve/",
         "/desk/dm-2026/official/",
+        "/desk/dm-program/",  # the desk across the championship
+        "/control/dm-program/",  # the championship's control room
     ):
         page.goto(live_server.url + path)
         problems += audit(page)
@@ -268,6 +271,15 @@ def test_axe_finds_nothing_serious_on_any_page(
     expect(screen.locator(".reveal-name")).to_be_visible()
     problems += audit(screen)
     shot(screen, "reveal-audited")
+    # The championship's big screen: the running competition under its bar, then (its clock
+    # stopped) the programme.
+    screen.goto(f"{live_server.url}/dm-program/screen/")
+    expect(screen.locator("#stage-live")).to_have_attribute("data-showing", "dm-live")
+    problems += audit(screen)
+    Competition.objects.filter(pk=c.pk).update(stopped_at=timezone.now())
+    screen.goto(f"{live_server.url}/dm-program/screen/")
+    expect(screen.locator("[data-stage-programme]")).to_be_visible()
+    problems += audit(screen)
     assert problems == [], "\n".join(problems)
 
 

@@ -3,7 +3,7 @@
 // loads: without a document they wire nothing. Run by test_js_units.py.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { clockFace, followButton, matches, mirrorAge, pager, startCountdown } from "../../static/js/public.mjs";
+import { clockFace, followButton, matches, mirrorAge, pager, stageTurn, startCountdown } from "../../static/js/public.mjs";
 import { clockNumbers, deductionText } from "../../static/js/control.mjs";
 import { deadlineText, formRow } from "../../static/js/desk.mjs";
 
@@ -94,4 +94,18 @@ test("the mirror's age: seconds, then minutes and seconds, then hours and minute
   assert.equal(mirrorAge(75, words), "1 min. 15 sek.");
   assert.equal(mirrorAge(3600, words), "1 t.");
   assert.equal(mirrorAge(3725, words), "1 t. 2 min.");
+});
+
+test("championship's big screen: a turn shows the board's next page, then the next competition", () => {
+  // Three pages of heat A: pages 2 and 3 first, then heat B from its first page.
+  assert.deepEqual(stageTurn({ page: 0, pages: 3, showing: "heat-a", next: "heat-b" }), { page: 1, show: "heat-a" });
+  assert.deepEqual(stageTurn({ page: 1, pages: 3, showing: "heat-a", next: "heat-b" }), { page: 2, show: "heat-a" });
+  assert.deepEqual(stageTurn({ page: 2, pages: 3, showing: "heat-a", next: "heat-b" }), { page: 0, show: "heat-b" });
+  // One page: straight on to the next; back to the first of two.
+  assert.deepEqual(stageTurn({ page: 0, pages: 1, showing: "heat-b", next: "heat-a" }), { page: 0, show: "heat-a" });
+  // Only one runs (no next, or the next is itself): its pages go round.
+  assert.deepEqual(stageTurn({ page: 1, pages: 2, showing: "hold", next: "" }), { page: 0, show: "hold" });
+  assert.deepEqual(stageTurn({ page: 0, pages: 1, showing: "hold", next: "hold" }), { page: 0, show: "hold" });
+  // None runs (the programme): nothing to ask for but the programme again.
+  assert.deepEqual(stageTurn({ page: 0, pages: 1, showing: "", next: "" }), { page: 0, show: "" });
 });

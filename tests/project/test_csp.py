@@ -136,15 +136,22 @@ def test_every_page_has_the_policy_and_nothing_inline_it_would_block(client, wor
 # Pages the walk must have rendered (200) for the role: the print sheets whose buttons the
 # policy blocked among them, proof that it read more than refusals.
 RENDERED = {
-    "anonymous": [f"/{privacy.CHAMPIONSHIP}/"],  # a championship's programme
+    # A championship's programme and its big screen.
+    "anonymous": [f"/{privacy.CHAMPIONSHIP}/", f"/{privacy.CHAMPIONSHIP}/screen/"],
     "judge": [
         f"/judge/{privacy.SLUG}/",
         f"/judge/{privacy.SLUG}/sheets/",
         f"/judge/{privacy.CHAMPIONSHIP}/",  # a championship's tablet
     ],
-    "desk": [f"/desk/{privacy.SLUG}/", f"/desk/{privacy.SLUG}/cards/"],
+    "desk": [
+        f"/desk/{privacy.SLUG}/",
+        f"/desk/{privacy.SLUG}/cards/",
+        f"/desk/{privacy.CHAMPIONSHIP}/",
+    ],
     "admin": [
         f"/control/{privacy.SLUG}/",
+        f"/control/{privacy.CHAMPIONSHIP}/",
+        f"/desk/{privacy.CHAMPIONSHIP}/",
         f"/control/{privacy.SLUG}/join/",
         f"/control/{privacy.SLUG}/judges/",
         f"/control/{privacy.SLUG}/judges/slips/",

@@ -10,6 +10,7 @@ marked `# wait-ok:` with the reason on its line or the one before.
 """
 
 import ast
+import re
 from pathlib import Path
 
 E2E = Path(__file__).resolve().parents[1] / "e2e"
@@ -77,13 +78,47 @@ def _is_expect(stmt) -> bool:
     )
 
 
+def _strings(tree) -> dict[str, str]:
+    """The module's names bound to a string literal (`TV_PAGE = '() => ...'`)."""
+    return {
+        target.id: node.value.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+
+
+def _an_expression(arg, strings: dict[str, str]) -> bool:
+    """A polled predicate written as an expression, not a function: Playwright evals it again
+    at every poll, from the page's own timer, where the CSP forbids eval (only the first,
+    synchronous try is allowed). CI: `wait_for_function("window.scrollY >= 300")` failed
+    whenever the page had not scrolled yet at the first try. A function is evaluated once."""
+    if isinstance(arg, ast.JoinedStr):
+        parts = [v.value for v in arg.values if isinstance(v, ast.Constant)]
+        text = parts[0] if parts and isinstance(arg.values[0], ast.Constant) else ""
+    elif isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        text = arg.value
+    elif isinstance(arg, ast.Name) and arg.id in strings:
+        text = strings[arg.id]
+    else:
+        return False  # read from a file or built: the file's own test says what it is
+    text = text.lstrip()
+    return not (text.startswith(("(", "function", "async")) or re.match(r"^\w+\s*=>", text))
+
+
 def _problems(path: Path) -> list[str]:
     text = path.read_text()
     lines = text.splitlines()
     tree = ast.parse(text)
+    strings = _strings(tree)
     found = []
     for call, name in _calls(tree):
         where = f"{path.name}:{call.lineno}"
+        if name == "wait_for_function" and call.args and _an_expression(call.args[0], strings):
+            found.append(f"{where}: wait_for_function of an expression; poll a function")
         if name in RACY:
             found.append(f"{where}: .{name}() locates now and is used later; see measure.py")
         if name == "click" and getattr(call.func.value, "attr", "") == "mouse":
@@ -135,6 +170,22 @@ def test_the_check_finds_each_kind_of_race(tmp_path):
         "    with page.expect_response(lambda r: True):\n"
         "        page.select_option('x')\n"
         "    expect(page.locator('#about')).to_be_attached()\n"
+        "    page.wait_for_function('window.scrollY >= 300')\n"
+        "    page.wait_for_function(f'window.x > {n}')\n"
+        "    page.wait_for_function('() => window.scrollY >= 300')\n"
+        "    page.wait_for_function(f'() => window.x > {n}')\n"
+        "    page.wait_for_function(PREDICATE)\n"
+        "PREDICATE = 'document.title'\n"
     )
     kinds = [p.split(": ", 1)[1].split(" ")[0] for p in _problems(racy)]
-    assert kinds == [".bounding_box()", "mouse.click", "a", ".click()", "acts", "assert"]
+    assert kinds == [
+        ".bounding_box()",
+        "mouse.click",
+        "a",
+        ".click()",
+        "wait_for_function",
+        "wait_for_function",
+        "wait_for_function",
+        "acts",
+        "assert",
+    ]

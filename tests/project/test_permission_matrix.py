@@ -21,7 +21,7 @@ from django.utils import timezone
 from competition.models import AuditEntry, Championship, Competition, Member, Puzzle, Team
 from competition.services import staff_upsert
 from judging.models import Count, Finish, Objection, RequestId, Tablet, Warning
-from tests.factories import CompetitionFactory, MemberFactory
+from tests.factories import CompetitionFactory, MemberFactory, TeamFactory
 
 ANON, JUDGE, DESK, ADMIN = "anonymous", "judge", "desk", "admin"
 EVERYONE = {ANON, JUDGE, DESK, ADMIN}
@@ -177,6 +177,13 @@ ROUTES = [
     ("GET", "/rules/", None, EVERYONE, 200),
     ("GET", f"/{S}/", None, EVERYONE, 200),
     ("GET", "/dm-2026-program/", None, EVERYONE, 200),  # a championship's programme
+    # A championship's slug on a competition's addresses: its stage, control room and desk.
+    ("GET", "/dm-2026-program/screen/", None, EVERYONE, 200),
+    ("GET", "/dm-2026-program/qr.svg", None, EVERYONE, 200),
+    ("GET", "/control/dm-2026-program/", None, ONLY_ADMIN, 200),
+    ("GET", "/desk/dm-2026-program/", None, STAFF_DESK, 200),
+    ("POST", "/desk/dm-2026-program/teams/{heat_team}/check-in", {}, STAFF_DESK, 302),
+    ("POST", "/desk/dm-2026-program/teams/{heat_team}/check-in/undo", {}, STAFF_DESK, 302),
     ("GET", f"/{S}/screen/", None, EVERYONE, 200),
     ("GET", f"/{S}/feed/", None, EVERYONE, 200),
     ("GET", f"/{S}/overlay/", None, EVERYONE, 200),
@@ -397,7 +404,8 @@ def world(competition, teams):
     }
     users[ANON] = None
     program = Championship.objects.create(slug="dm-2026-program", name="DM-programmet")
-    CompetitionFactory(slug="dm-2026-heat", championship=program, round="Indledende runde A")
+    heat = CompetitionFactory(slug="dm-2026-heat", championship=program, round="Indledende runde A")
+    heat_team = TeamFactory(competition=heat, name="Heatholdet", table=1)
     ids = {
         "team": teams[0].pk,
         "team2": teams[1].pk,
@@ -407,6 +415,7 @@ def world(competition, teams):
         "objection": objection.pk,
         "request": "5f0c2b1e-8d4a-4c3e-9a6b-2d7e1f0a9b3c",
         "judge": users[JUDGE].pk,
+        "heat_team": heat_team.pk,
     }
     return users, ids
 
@@ -529,6 +538,7 @@ def test_every_staff_and_api_route_is_in_the_matrix():
         .replace("{count}", "<int>")
         .replace("{objection}", "<int>")
         .replace("{judge}", "<int>")
+        .replace("{heat_team}", "<int>")
         .replace("{request}", "<uuid>")
         for p in listed
     }

@@ -140,9 +140,20 @@ def every_path() -> list[str]:
         path = re.sub(r"\(\?P<(\w+)>([^)]*)\)", _group, route).replace("^", "").replace("$", "")
         path = re.sub(r"<(?:(\w+):)?(\w+)>", lambda m: _value(m.group(1) or "", m.group(2)), path)
         paths.add("/" + path)
-    paths |= {f"/{CHAMPIONSHIP}/", f"/api/v1/championships/{CHAMPIONSHIP}/"}
-    # the championship's tablet (its competition's time is up: the counts are on it)
-    paths |= {f"/judge/{CHAMPIONSHIP}/", f"/judge/{CHAMPIONSHIP}/board/"}
+    # A championship's slug on the addresses that answer it: the programme, its big screen
+    # and QR code, its control room and desk (and a check-in there: a GET, refused).
+    paths |= {
+        f"/{CHAMPIONSHIP}/",
+        f"/{CHAMPIONSHIP}/screen/",
+        f"/{CHAMPIONSHIP}/qr.svg",
+        f"/control/{CHAMPIONSHIP}/",
+        f"/desk/{CHAMPIONSHIP}/",
+        f"/desk/{CHAMPIONSHIP}/teams/{ID}/check-in",
+        f"/api/v1/championships/{CHAMPIONSHIP}/",
+        # the championship's tablet (its competition's time is up: the counts are on it)
+        f"/judge/{CHAMPIONSHIP}/",
+        f"/judge/{CHAMPIONSHIP}/board/",
+    }
     return sorted(paths)
 
 
@@ -175,6 +186,7 @@ SHOWS_THE_TEAM = {
     "anonymous": [
         f"/{SLUG}/",
         f"/{CHAMPIONSHIP}/",
+        f"/{CHAMPIONSHIP}/screen/",  # no competition runs: the programme with its leaders
         f"/{SLUG}/screen/",
         f"/{SLUG}/teams/{ID}/",
         f"/{SLUG}/results.csv",
@@ -285,3 +297,7 @@ def test_the_desk_and_the_head_judge_see_every_personal_value(client, world, rol
     page = client.get(f"/desk/{SLUG}/teams/{ID}/")
     assert page.status_code == 200
     assert sorted(leaks(page.content)) == sorted(PERSONAL)
+    # The desk across the championship shows the members and the under-15's adult (R3).
+    across = client.get(f"/desk/{CHAMPIONSHIP}/")
+    assert across.status_code == 200
+    assert {"member", "minor", "guardian"} <= set(leaks(across.content))

@@ -1,0 +1,128 @@
+"""The desk across a championship (docs/contracts.md "A championship of several competitions"):
+every entrant of every competition of the championship on one list, found by a name or a
+table number as on a competition's desk, checked in (R2) through the same services, each row
+naming its competition. The addresses are the competition desk's with the championship's
+slug: `staff_view(..., championship=...)` (competition/roles.py) sends a championship's slug
+here, after the same login and role checks."""
+
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from competition import selectors
+from competition.errors import Refusal
+from competition.models import Championship, Competition, Team
+from competition.views_desk.lists import FILTERS, matches
+
+__all__ = ["desk", "row_action"]
+
+
+def _filters() -> list[tuple[str, str, str]]:
+    return [
+        ("", _("All"), "all"),
+        ("in", _("Checked in"), "in"),
+        ("missing", _("Not checked in"), "missing"),
+        ("withdrawn", _("Withdrawn"), "withdrawn"),
+    ]
+
+
+def _summary(competitions: list[Competition], teams: list[Team], now) -> list[dict]:
+    """Each competition's check-in at a glance: entrants (not withdrawn), checked in, not
+    checked in, and whether its deadline (R2) has passed."""
+    rows = []
+    for competition in competitions:
+        active = [t for t in teams if t.competition_id == competition.pk and not t.withdrawn]
+        checked = sum(1 for t in active if t.checked_in_at)
+        rows.append(
+            {
+                "competition": competition,
+                "all": len(active),
+                "in": checked,
+                "missing": len(active) - checked,
+                "past_deadline": now >= competition.check_in_deadline,
+            }
+        )
+    return rows
+
+
+def _mark(teams: list[Team], now) -> None:
+    """Each row's own deadline (R2): its competition's."""
+    for team in teams:
+        team.past_deadline = now >= team.competition.check_in_deadline
+
+
+def _context(request, championship: Championship) -> dict:
+    competitions = selectors.championship_competitions(championship=championship)
+    teams = selectors.championship_teams(championship=championship, competitions=competitions)
+    q = request.GET.get("q", "").strip()[:100]
+    f = request.GET.get("f", "")
+    f = f if f in FILTERS else ""
+    shown = [t for t in teams if matches(t, q) and FILTERS.get(f, lambda t: True)(t)]
+    now = timezone.now()
+    _mark(shown, now)
+    return {
+        "championship": championship,
+        "competitions": competitions,
+        "summary": _summary(competitions, teams, now),
+        "teams": shown,
+        "q": q,
+        "f": f,
+        "filters": _filters(),
+    }
+
+
+def desk(request, championship: Championship):
+    """The desk across the championship: search, filters, each competition's check-in
+    counts, check-in in one tap (desk and admin roles)."""
+    context = _context(request, championship)
+    if request.htmx and request.htmx.target == "team-list":
+        return render(request, "competition/_desk_championship_list_answer.html", context)
+    return render(request, "competition/desk_championship.html", context)
+
+
+def _row_answer(request, championship: Championship, team: Team, status: str, refused: bool):
+    """After a tap: the entrant's row, the counts and what was done (out of band), or back
+    to the list."""
+    if not request.htmx:
+        (messages.error if refused else messages.success)(request, status)
+        return redirect("desk:teams", slug=championship.slug)
+    competitions = selectors.championship_competitions(championship=championship)
+    teams = selectors.championship_teams(
+        championship=championship, competitions=competitions, members=False
+    )
+    row = selectors.team_with_members(team=team)
+    row.competition = next(c for c in competitions if c.pk == row.competition_id)
+    now = timezone.now()
+    _mark([row], now)
+    return render(
+        request,
+        "competition/_desk_championship_row_answer.html",
+        {
+            "championship": championship,
+            "team": row,
+            "summary": _summary(competitions, teams, now),
+            "status": status,
+            "refused": refused,
+        },
+    )
+
+
+def row_action(service, status):
+    """The championship's side of a one-tap write on an entrant's row
+    (competition/views_desk/teams.py `_team_action`): the entrant of any competition of the
+    championship (404 for another's), the same service (its lock, its refusals, its audit
+    entry), the row answered with its competition named. A refusal (the results are final)
+    is said in the status line and writes nothing."""
+
+    def view(request, championship: Championship, pk: int):
+        team = selectors.championship_team_get(championship=championship, pk=pk)
+        competition = team.competition
+        try:
+            team = service(team=team, by=request.user)
+        except Refusal as refusal:
+            return _row_answer(request, championship, team, str(refusal.message), True)
+        team.competition = competition
+        return _row_answer(request, championship, team, status(team), False)
+
+    return view

@@ -2,6 +2,7 @@
 team, constant queries), the tablets, the objections (R20) and the audit log in sentences."""
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.db.models import Count as CountOf
 from django.utils import timezone
@@ -10,7 +11,7 @@ from django.utils.translation import gettext as _
 from competition import audit_text
 from competition.errors import Refusal
 from competition.inputs import INT_MAX, whole_number
-from competition.models import AuditEntry, Competition, Puzzle, Team
+from competition.models import AuditEntry, Championship, Competition, Puzzle, Team
 from judging.models import Count, Finish, Objection, Tablet
 from scoring.formatting import format_hms
 
@@ -37,6 +38,7 @@ class BoardCard:
     counted_by: int | None = None
     unconfirmed: bool = False
     counts_differ: bool = False
+    competition: Competition | None = None  # the card's competition (a championship's tablet)
 
     @property
     def all_finished(self) -> bool:
@@ -81,16 +83,29 @@ def parse_tables(values) -> list[int]:
 
 def judge_board(competition: Competition, *, tables: list[int] | None = None) -> list[BoardCard]:
     """The teams a judge watches (all when `tables` is empty), in table order; 3 queries."""
-    puzzles = list(Puzzle.objects.filter(competition=competition).order_by("position"))
+    return judge_boards([competition], tables=tables)
+
+
+def judge_boards(
+    competitions: list[Competition], *, tables: list[int] | None = None
+) -> list[BoardCard]:
+    """The entrants of `competitions` at the tables a judge watches (all when `tables` is
+    empty), in table order, then in the order of `competitions`; each card knows its
+    competition. 3 queries, whatever the number of competitions and entrants."""
+    by_id = {c.pk: c for c in competitions}
+    order = {c.pk: i for i, c in enumerate(competitions)}
+    puzzles: dict[int, list[Puzzle]] = {pk: [] for pk in by_id}
+    for puzzle in Puzzle.objects.filter(competition_id__in=by_id).order_by("position"):
+        puzzles[puzzle.competition_id].append(puzzle)
     teams = (
-        Team.objects.filter(competition=competition, withdrawn=False)
+        Team.objects.filter(competition_id__in=by_id, withdrawn=False)
         .select_related("count")
         .annotate(warning_total=CountOf("warnings"))
-        .order_by("table")
+        .order_by("table", "pk")
     )
     if tables:
         teams = teams.filter(table__in=tables)
-    teams = list(teams)
+    teams = sorted(teams, key=lambda t: (t.table, order[t.competition_id]))
     latest: dict[int, tuple[int, int, int]] = {}  # team -> (position, seconds, finish id)
     finished: dict[int, int] = {}
     rows = (
@@ -103,6 +118,8 @@ def judge_board(competition: Competition, *, tables: list[int] | None = None) ->
         latest[team_id] = (position, seconds, finish_id)
     cards = []
     for team in teams:
+        competition = by_id[team.competition_id]
+        sequence = puzzles[team.competition_id]
         done = finished.get(team.pk, 0)
         position, seconds, finish_id = latest.get(team.pk, (None, 0, None))
         count = getattr(team, "count", None)
@@ -113,8 +130,8 @@ def judge_board(competition: Competition, *, tables: list[int] | None = None) ->
                 name=team.name,
                 disqualified=team.disqualified,
                 finished=done,
-                total=len(puzzles),
-                current=puzzles[done] if done < len(puzzles) else None,
+                total=len(sequence),
+                current=sequence[done] if done < len(sequence) else None,
                 last_finish_seconds=seconds,
                 latest_finish_id=finish_id,
                 latest_finish_position=position,
@@ -124,9 +141,32 @@ def judge_board(competition: Competition, *, tables: list[int] | None = None) ->
                 counted_by=count.registered_by_id if count else None,
                 unconfirmed=bool(count and competition.second_count and count.confirmed_at is None),
                 counts_differ=bool(count and count.second_pieces is not None),
+                competition=competition,
             )
         )
     return cards
+
+
+# How long before its planned start a competition comes onto a championship's tablet: the
+# judges are at their tables before the start and see who sits there.
+TABLET_BEFORE_START = timedelta(hours=1)
+
+
+def tablet_competitions(championship: Championship, now=None) -> list[Competition]:
+    """The competitions of `championship` the judge's tablet shows now, by planned start:
+    every one whose clock runs, whose time is up and whose results are not yet final (the
+    counts), and every one that starts within the hour (`TABLET_BEFORE_START`), its
+    puzzles prefetched. One query, two with the puzzles."""
+    now = now or timezone.now()
+    shown = []
+    for competition in (
+        Competition.objects.filter(championship=championship, finalised_at__isnull=True)
+        .prefetch_related("puzzles")
+        .order_by("starts_at", "name")
+    ):
+        if competition.started_at is not None or competition.starts_at <= now + TABLET_BEFORE_START:
+            shown.append(competition)
+    return shown
 
 
 # --- the judges' tablets ------------------------------------------------------

@@ -9,5 +9,9 @@ urlpatterns = [
     path("sw.js", v.worker, name="worker"),
     path("<slug:slug>/", v.board, name="board"),
     path("<slug:slug>/board/", v.board_fragment, name="board_fragment"),
+    # Championships and competitions share `<slug>/`: the same views answer a championship's
+    # slug with its tablet (`v.championship_board`); these names are for reverse().
+    path("<slug:slug>/", v.board, name="championship"),
+    path("<slug:slug>/board/", v.board_fragment, name="championship_board"),
     path("<slug:slug>/sheets/", v.paper_sheets, name="paper_sheets"),
 ]

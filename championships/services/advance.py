@@ -19,6 +19,7 @@ from championships import selectors
 from competition.audit_actions import ADVANCE, TEAM_ADVANCE
 from competition.errors import Refusal
 from competition.models import Competition, Member, Team
+from competition.services.table_plan import lock_championship, tables_beside
 from competition.writes import write
 from scoring import championship, rules
 
@@ -140,7 +141,11 @@ def advance(
             n.casefold()
             for n in Team.objects.filter(competition=target).values_list("name", flat=True)
         }
+        # the next free tables: of the round, and of the table plan (the championship's other
+        # competitions at the same time), under the championship's lock
+        lock_championship(target)
         tables = set(Team.objects.filter(competition=target).values_list("table", flat=True))
+        tables |= tables_beside(target)
         advanced = []
         table = 0
         for e in chosen:

@@ -10,6 +10,7 @@ from competition.imports.files import clean_cell, read_dataset
 from competition.imports.headers import classify, column_key, parse_key
 from competition.inputs import INT_MAX, whole_number
 from competition.models import Competition, Discipline, Team
+from competition.services.table_plan import clash_text, clashes_of_rows, seats_beside
 from competition.services.teams import labels_clean
 from competition.words import entrant_text, member_limit, member_limit_text
 
@@ -372,6 +373,11 @@ def _check(competition: Competition, planned: list[PlannedTeam], has_table_colum
     existing = list(Team.objects.filter(competition=competition).values_list("name", "table"))
     db_names = {n.casefold() for n, _t in existing}
     db_tables = {t for _n, t in existing}
+    # one hall, one table plan: the tables other competitions use at the same time
+    beside = seats_beside(competition)
+    clash_at = clashes_of_rows(
+        competition, [whole_number(t.table_text, low=1, high=INT_MAX) for t in planned], beside
+    )
     seen_names: dict[str, int] = {}
     seen_tables: dict[int, int] = {}
     for team in planned:
@@ -400,6 +406,8 @@ def _check(competition: Competition, planned: list[PlannedTeam], has_table_colum
                     _("Table %(table)s is also given in row %(row)s.")
                     % {"table": table, "row": seen_tables[table]}
                 )
+            elif table in clash_at:
+                team.problems.append(clash_text(clash_at[table]))
             seen_tables.setdefault(table, team.line)
         if not team.members:
             team.problems.append(say("The team has no members: write at least one member's name."))
@@ -414,7 +422,7 @@ def _check(competition: Competition, planned: list[PlannedTeam], has_table_colum
             if len(m["name"]) > 120 or len(m["guardian"]) > 120:
                 team.problems.append(_("A member's name is longer than 120 characters."))
     # Tables left empty or invalid: the next free ones, after every table already used.
-    taken = db_tables | set(seen_tables)
+    taken = db_tables | set(seen_tables) | {seat.table for seat in beside}
     for team in planned:
         if team.table is not None:
             continue

@@ -23,6 +23,7 @@ from competition.audit_actions import (
 )
 from competition.errors import Refusal
 from competition.models import AuditEntry, Competition, Team
+from competition.services.table_plan import ensure_clock_free
 from competition.writes import Write, write
 from scoring import rules
 from scoring.formatting import format_hms
@@ -140,6 +141,8 @@ def clock_start(*, competition: Competition, by, started_at: datetime | None = N
         if started_at is None:
             started_at = now
         _check_start(competition, started_at, now)
+        # one hall, one table plan: not while another competition's entrant holds a table
+        ensure_clock_free(competition, started_at=started_at)
         before = competition.clock().moments()
         competition.started_at = started_at
         _saved(w, CLOCK_START, before)
@@ -174,6 +177,7 @@ def clock_correct(*, competition: Competition, by, started_at: datetime) -> Comp
         _check_start(competition, started_at, now)
         if started_at == competition.started_at:
             return competition  # already so: nothing to write (a second click)
+        ensure_clock_free(competition, started_at=started_at)
         before = competition.clock().moments()
         competition.started_at = started_at
         _saved(w, CLOCK_CORRECT, before)
@@ -244,6 +248,7 @@ def clock_stop_undo(*, competition: Competition, by) -> Competition:
                 _("The stop can only be undone within %(minutes)d minutes.")
                 % {"minutes": STOP_UNDO_WINDOW.seconds // 60},
             )
+        ensure_clock_free(competition, started_at=competition.started_at)
         before = competition.clock().moments()
         competition.stopped_at = None
         _saved(w, CLOCK_STOP_UNDO, before)

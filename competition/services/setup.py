@@ -21,6 +21,7 @@ from competition.errors import Refusal, Vanished
 from competition.inputs import SMALLINT_MAX
 from competition.models import DEFAULT_AT_TABLE, Championship, Competition, Discipline, Puzzle
 from competition.services.championships import own_championship, slug_check, validate_slug
+from competition.services.table_plan import ensure_plan_kept
 from competition.writes import Write, write
 from scoring import rules
 
@@ -157,6 +158,9 @@ def competition_update(*, competition: Competition, by, **fields) -> Competition
         for f, v in changed.items():
             setattr(competition, f, v)
         competition.full_clean()
+        moved = [f for f in ("starts_at", "duration_minutes") if f in changed]
+        if moved:  # one hall, one table plan: not into another competition's tables
+            ensure_plan_kept(competition, field=moved[0])
         competition.save(update_fields=list(changed))
         w.audit(COMPETITION_UPDATE, before=before, after=_competition_snapshot(competition))
         return competition

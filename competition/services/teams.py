@@ -21,6 +21,12 @@ from competition.audit_actions import (
 from competition.errors import Refusal
 from competition.models import Competition, Discipline, Member, Team
 from competition.roles import ADMIN, has_role
+from competition.services.table_plan import (
+    clash_text,
+    lock_championship,
+    table_clash,
+    tables_beside,
+)
 from competition.words import entrant_text, member_limit, member_limit_text
 from competition.writes import write
 
@@ -63,9 +69,10 @@ def _team_snapshot(team: Team, members: Iterable[Member] | None = None) -> dict:
 
 
 def next_free_table(competition: Competition, taken: Iterable[int] = ()) -> int:
-    """The lowest table number no team of `competition` (nor `taken`) has."""
+    """The lowest table number no team of `competition` (nor `taken`) has, nor an entrant of
+    another competition of its championship at the same time (the table plan)."""
     used = set(Team.objects.filter(competition=competition).values_list("table", flat=True))
-    used |= set(taken)
+    used |= set(taken) | tables_beside(competition)
     table = 1
     while table in used:
         table += 1
@@ -141,7 +148,12 @@ def team_labels_set(*, team: Team, by, labels: Iterable[str]) -> Team:
         return team
 
 
-def _check_name_and_table(competition: Competition, name: str, table, exclude_pk=None) -> None:
+def _check_name_and_table(
+    competition: Competition, name: str, table, exclude_pk=None, *, table_plan: bool = True
+) -> None:
+    """The name and the table are free in `competition`; `table_plan`: the table is also
+    free in the championship's other competitions at the same time (checked under the
+    championship's lock: a new team, a changed table)."""
     errors: dict[str, list[str]] = {}
     others = Team.objects.filter(competition=competition)
     if exclude_pk is not None:
@@ -174,8 +186,20 @@ def _check_name_and_table(competition: Competition, name: str, table, exclude_pk
                 _("Table %(table)s is taken by “%(team)s”; the next free is %(free)s.")
                 % {"table": table, "team": holder.name, "free": next_free_table(competition)}
             ]
+        elif table_plan:
+            lock_championship(competition)
+            clash = table_clash(competition, table)
+            if clash is not None:
+                errors["table"] = [clash_text(clash, free=next_free_table(competition))]
     if errors:
         raise ValidationError(errors)
+
+
+def _int_or_none(value) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
 
 
 def _set_members(team: Team, members: list[dict]) -> list[Member]:
@@ -252,6 +276,7 @@ def team_update(*, team: Team, by, members: Sequence[dict] | None = None, **fiel
                     fields.get("name", team.name),
                     fields.get("table", team.table),
                     exclude_pk=team.pk,
+                    table_plan="table" in fields and _int_or_none(fields["table"]) != team.table,
                 )
             except ValidationError as e:
                 errors.update(e.message_dict)

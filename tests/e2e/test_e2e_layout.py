@@ -75,6 +75,8 @@ PAGES = {
     "public:feed": (None, PHONE, "#feed-live"),
     "public:overlay": (None, TV, "#overlay-live"),
     "judge:board": ("judge", TABLET, ".jcard"),
+    # a championship's tablet: its competitions on now (none once final) and their cards
+    "judge:championship": ("judge", TABLET, ".jcomps"),
     "control:room": ("admin", CONTROL, "#control-live"),
     "control:team": ("admin", CONTROL, "main h1"),
     "control:audit": ("admin", CONTROL, "main h1"),
@@ -109,6 +111,7 @@ NOT_RENDERED = {
     "public:results_csv": "a CSV file, not a page",
     "judge:worker": "the service worker's script",
     "judge:board_fragment": "the judge page's cards, swapped into judge:board (checked there)",
+    "judge:championship_board": "a championship tablet's cards, swapped into judge:championship",
     "judge:paper_sheets": "A4 paper sheets for the printer (print CSS), not a screen",
     "control:tablets": "the tablets panel, swapped into control:room (checked there)",
     "control:join": "the judges' A4 join sheet for the printer, not a screen",
@@ -281,7 +284,7 @@ def test_every_public_judge_and_control_route_is_checked_or_says_why_not():
 def _path(name: str, competition) -> str:
     if name in ("public:home", "public:rules"):
         return reverse(name)
-    if name == "public:programme":
+    if name in ("public:programme", "judge:championship"):
         return reverse(name, args=[competition.championship.slug])
     if name == "control:advance":
         query = f"?from={competition.slug}&best=8&per=each"

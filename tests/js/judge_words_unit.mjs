@@ -6,7 +6,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { cardNote, refusalText } from "../../static/js/judge/board.mjs";
 import { countRefusal } from "../../static/js/judge/sheets.mjs";
-import { clockLine } from "../../static/js/judge/clock.mjs";
+import { clockLine, clockWords } from "../../static/js/judge/clock.mjs";
 import { numberFormat } from "../../static/js/format.mjs";
 
 const finish = (puzzle, state) => ({ kind: "finish", puzzle, state, elapsed_seconds: 60, missing: [] });
@@ -43,6 +43,9 @@ const T = {
   count_too_many: "Puslespillet har kun %(pieces)s brikker.",
   count_is_finish: "Alle %(pieces)s",
   time_remaining: "tid tilbage",
+  time_left: "%(time)s tilbage",
+  clock_setup: "Uret er ikke startet",
+  clock_stopped: "Tiden er gået",
   elapsed: "%(time)s gået",
   clock_not_synced: "tablettens ur er endnu ikke stillet efter serveren",
   clock_synced: "stillet efter serveren ±%(ms)s ms",
@@ -79,4 +82,12 @@ test("the clock line never shows empty parts", () => {
   assert.equal(clockLine(T, { started: false, elapsed: 0, sync: null }), "tid tilbage · tablettens ur er endnu ikke stillet efter serveren");
   assert.equal(clockLine(T, { started: true, elapsed: 754, sync: { rtt_ms: 80 } }), "tid tilbage · 0:12:34 gået · stillet efter serveren ±40 ms");
   assert.doesNotMatch(clockLine(T, { started: false, elapsed: 0, sync: { rtt_ms: 10 } }), /· ·|\(\)/);
+});
+
+test("a championship's card says its competition's clock in a few words", () => {
+  const start = 1_000_000;
+  const running = { status: "running", started_at_ms: start, end_ms: start + 3600_000, duration_s: 3600 };
+  assert.equal(clockWords(T, running, start + 1000), "0:59:59 tilbage");
+  assert.equal(clockWords(T, running, start + 3600_000), "Tiden er gået"); // ended before the server says so
+  assert.equal(clockWords(T, { status: "setup", started_at_ms: null, end_ms: null, duration_s: 3600 }, start), "Uret er ikke startet");
 });

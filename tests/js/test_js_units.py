@@ -71,6 +71,7 @@ UNITS = [
     "clock_unit.mjs",
     "pages_unit.mjs",
     "forms_unit.mjs",
+    "competitions_unit.mjs",
 ]
 
 

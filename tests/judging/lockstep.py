@@ -21,7 +21,9 @@ def _pid() -> int:
     return connection.connection.info.backend_pid
 
 
-def behind_the_lock(team, jobs, inside=lambda: None, timeout=10.0):
+def behind_the_lock(team, jobs, inside=lambda: None, timeout=10.0, lock=None):
+    """`lock`: take another lock than the team's row (a callable run in the holder's
+    transaction; the championship's row for the table plan)."""
     results: list = [None] * len(jobs)
     pids: list = [None] * len(jobs)
     ready = threading.Barrier(len(jobs) + 1)
@@ -38,7 +40,10 @@ def behind_the_lock(team, jobs, inside=lambda: None, timeout=10.0):
 
     threads = [threading.Thread(target=work, args=(i, job)) for i, job in enumerate(jobs)]
     with transaction.atomic():
-        lock_team(team)
+        if lock is None:
+            lock_team(team)
+        else:
+            lock()
         for thread in threads:
             thread.start()
         ready.wait()

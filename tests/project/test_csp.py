@@ -138,7 +138,11 @@ def test_every_page_has_the_policy_and_nothing_inline_it_would_block(client, wor
 RENDERED = {
     # A championship's programme and its big screen.
     "anonymous": [f"/{privacy.CHAMPIONSHIP}/", f"/{privacy.CHAMPIONSHIP}/screen/"],
-    "judge": [f"/judge/{privacy.SLUG}/", f"/judge/{privacy.SLUG}/sheets/"],
+    "judge": [
+        f"/judge/{privacy.SLUG}/",
+        f"/judge/{privacy.SLUG}/sheets/",
+        f"/judge/{privacy.CHAMPIONSHIP}/",  # a championship's tablet
+    ],
     "desk": [
         f"/desk/{privacy.SLUG}/",
         f"/desk/{privacy.SLUG}/cards/",

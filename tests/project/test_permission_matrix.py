@@ -236,6 +236,10 @@ ROUTES = [
     ("GET", "/judge/sw.js", None, EVERYONE, 200),
     ("GET", f"/judge/{S}/", None, STAFF_JUDGE, 200),
     ("GET", f"/judge/{S}/board/", None, STAFF_JUDGE, 200),  # htmx asks (HEADERS)
+    # a championship's tablet: the same routes, of a championship's slug
+    ("GET", "/judge/dm-2026-program/", None, STAFF_JUDGE, 200),
+    ("GET", "/judge/dm-2026-program/board/", None, STAFF_JUDGE, 200),  # htmx asks (HEADERS)
+    ("GET", "/judge/no-such-slug/", None, STAFF_JUDGE, 404),
     # --- control room --------------------------------------------------------------------
     ("GET", f"/control/{S}/", None, ONLY_ADMIN, 200),
     ("POST", f"/control/{S}/clock/start", {}, ONLY_ADMIN, 302),
@@ -382,7 +386,10 @@ ROUTES = [
     ("POST", f"/control/{S}/teams/{{team}}/withdraw/undo", {"wd-reason": "fejl"}, ONLY_ADMIN, 302),
 ]
 # Request headers a route needs to answer as it does for its real caller.
-HEADERS = {f"/judge/{S}/board/": {"HTTP_HX_REQUEST": "true"}}
+HEADERS = {
+    f"/judge/{S}/board/": {"HTTP_HX_REQUEST": "true"},
+    "/judge/dm-2026-program/board/": {"HTTP_HX_REQUEST": "true"},
+}
 
 
 @pytest.fixture

@@ -150,6 +150,9 @@ def every_path() -> list[str]:
         f"/desk/{CHAMPIONSHIP}/",
         f"/desk/{CHAMPIONSHIP}/teams/{ID}/check-in",
         f"/api/v1/championships/{CHAMPIONSHIP}/",
+        # the championship's tablet (its competition's time is up: the counts are on it)
+        f"/judge/{CHAMPIONSHIP}/",
+        f"/judge/{CHAMPIONSHIP}/board/",
     }
     return sorted(paths)
 
@@ -192,7 +195,10 @@ SHOWS_THE_TEAM = {
         f"/api/v1/competitions/{SLUG}/teams/{ID}/",
     ],
 }
-SHOWS_THE_TEAM["judge"] = SHOWS_THE_TEAM["anonymous"] + [f"/judge/{SLUG}/"]
+SHOWS_THE_TEAM["judge"] = SHOWS_THE_TEAM["anonymous"] + [
+    f"/judge/{SLUG}/",
+    f"/judge/{CHAMPIONSHIP}/",
+]
 
 
 @pytest.mark.parametrize("role", ["anonymous", "judge"])

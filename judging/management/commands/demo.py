@@ -212,9 +212,10 @@ def _pairs(competition, rng, taken: set[str], first_table: int) -> None:
         Member.objects.bulk_create(Member(team=team, name=p) for p in people)
 
 
-def _teams(competition, rng) -> None:
-    """24 teams of 3-6 members, a few with a child under 15 and an accompanying adult (R3)."""
-    for table, name in enumerate(TEAM_NAMES, start=1):
+def _teams(competition, rng, first_table: int) -> None:
+    """24 teams of 3-6 members at the tables from `first_table`, a few with a child under 15
+    and an accompanying adult (R3)."""
+    for table, name in enumerate(TEAM_NAMES, start=first_table):
         family = rng.choice(LAST)
         team = Team.objects.create(
             competition=competition,
@@ -240,7 +241,8 @@ def _teams(competition, rng) -> None:
 def demo_load(*, seed: int = 2026) -> Championship:
     """The demo championship, one hall and one table plan (competitions at the same time at
     different tables): at 10:00 two heats of 12 individuals (tables 1-12 and 13-24) and 12
-    pairs (tables 25-36); at 13:00 24 teams of 3-6 members (3 puzzles); at 16:30 the final of
+    pairs (tables 25-36); at 13:00 24 teams of 3-6 members (3 puzzles, tables 37-60: `demo --live`
+    plays them all at once); at 16:30 the final of
     the individuals, whose entrants are the best of the heats (the head judge advances them
     from the control room)."""
     rng = random.Random(seed)
@@ -285,7 +287,7 @@ def demo_load(*, seed: int = 2026) -> Championship:
         round_="",
         puzzles=PUZZLES,
     )
-    _teams(teams, rng)
+    _teams(teams, rng, first_table=37)
     _competition(
         championship,
         FINAL_SLUG,

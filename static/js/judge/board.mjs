@@ -5,7 +5,7 @@
  * elements; it builds no card markup. */
 import { fmt, hms } from "../format.mjs";
 import { readClock } from "../clock.mjs";
-import { $, keep, stored } from "./page.mjs";
+import { $, anyDialogOpen, keep, stored } from "./page.mjs";
 
 export const undoesFinish = (e) => e.kind === "delete" || (e.kind === "cancel" && e.cancels_kind === "finish");
 
@@ -47,6 +47,7 @@ export function cardInfo(card) {
     team: Number(card.dataset.team),
     table: Number(card.dataset.table),
     name: card.dataset.name,
+    competition: card.dataset.competition || "",
     pos: Number(card.dataset.pos || Number(card.dataset.finished) + 1),
   };
 }
@@ -169,7 +170,7 @@ export function setupBoard(ctx) {
     const entries = ctx.outbox.entries();
     const done = state.justDone.map((id) => state.justDoneEntries.get(id)).filter(Boolean);
     const all = done.concat(entries).sort((a, b) => a.created_ms - b.created_ms);
-    const status = $("cards")?.dataset.status || state.clock.status;
+    const cardsStatus = $("cards")?.dataset.status;
     const othersTeams = ctx.pill.othersTeams();
     document.querySelectorAll(".jcard").forEach((card) => {
       // the chosen tables at once, before (or without) the server's filtered cards
@@ -197,14 +198,16 @@ export function setupBoard(ctx) {
       const advanced = v.pos !== finished + 1;
       if (!advanced && v.pendingCount === null && !v.undoing && !card.dataset.overlaid) return;
       card.dataset.overlaid = "1"; // laid over here: again on every change until the next swap
-      overlay(card, v, status);
+      // a championship's card says its competition's status; a competition's page, the board's
+      const comp = ctx.compOf(card);
+      overlay(card, v, card.dataset.status || cardsStatus || (comp && ctx.clockOf(comp).status), comp);
     });
   }
 
-  function overlay(card, v, status) {
+  function overlay(card, v, status, comp) {
     const total = Number(card.dataset.total);
     const line = card.querySelector('[data-role="puzzle"]');
-    if (line) line.textContent = w.puzzleLine(v.pos);
+    if (line) line.textContent = w.puzzleLine(v.pos, comp);
     const label = card.querySelector('[data-role="since-label"]');
     if (label) label.textContent = v.pos > 1 ? T.since_last : T.since_start;
     const sinceLine = card.querySelector('[data-role="since-line"]');
@@ -253,12 +256,34 @@ export function setupBoard(ctx) {
     for (const id of state.swapStarted) state.justDoneEntries.delete(id);
     const cards = $("cards");
     if (cards) {
-      state.clock = Object.assign({}, state.clock, readClock(cards));
-      if (state.clock.status !== "running") state.endRefreshed = false;
+      // a competition's page: its clock; a championship's: each competition's on now
+      let clocks = {};
+      if (cards.dataset.clocks) {
+        try {
+          clocks = JSON.parse(cards.dataset.clocks) || {};
+        } catch (e) {
+          clocks = {};
+        }
+      } else if (readClock(cards)) clocks = { [ctx.comps.list[0].slug]: readClock(cards) };
+      for (const [slug, clock] of Object.entries(clocks)) {
+        state.clocks[slug] = Object.assign({}, state.clocks[slug], clock);
+        if (clock.status !== "running") state.endRefreshed[slug] = false;
+      }
+      known(cards);
     }
     apply();
     ctx.clock.show();
   });
 
-  return { apply, noteSaved, noteUndone, refuse, dismiss };
+  /* A championship's tablet learns of a competition made after the page loaded when its cards
+   * come with the board: the page loads again to know its puzzles and addresses (the outbox
+   * is in storage: nothing is lost). Not while a sheet is open. */
+  function known(cards) {
+    const strange = Array.from(cards.querySelectorAll(".jcard")).some(
+      (c) => c.dataset.competition && !ctx.comps.bySlug.has(c.dataset.competition),
+    );
+    if (strange && !anyDialogOpen()) location.reload();
+  }
+
+  return { apply, noteSaved, noteUndone, refuse, dismiss, known };
 }

@@ -10,8 +10,16 @@ export { clockOffset };
 
 export const serverNow = (state) => Date.now() + (state.sync ? state.sync.offset_ms : 0);
 
-/* Seconds since the start, on the server's clock, never past the end. */
-export const elapsedNow = (state) => elapsedAt(state.clock, serverNow(state));
+/* Seconds since the start of `clock`, on the server's clock, never past the end. */
+export const elapsedNow = (state, clock) => elapsedAt(clock, serverNow(state));
+
+/* A competition's clock in a few words, as a championship's tablet shows it on each card:
+ * "0:42:10 left", or "Time is up". Pure. */
+export function clockWords(T, clock, now) {
+  const status = statusAt(clock, now);
+  if (status === "running") return fmt(T.time_left, { time: hms(countdownSeconds(remainingAt(clock, now))) });
+  return T[`clock_${status}`] || "";
+}
 
 /* The line under the countdown, its parts joined only when there is something to say:
  * "tid tilbage · 1:30:00 gået · afstemt med serveren ±40 ms"; before the start and before
@@ -23,7 +31,7 @@ export function clockLine(T, { started, elapsed, sync }) {
   return parts.join(" · ");
 }
 
-export function setupClock({ cfg, state, store, w }) {
+export function setupClock({ cfg, state, store, w, comps, clockOf }) {
   const T = w.T;
 
   async function sync() {
@@ -43,27 +51,51 @@ export function setupClock({ cfg, state, store, w }) {
     }
   }
 
-  function show() {
-    const clock = state.clock;
-    const now = serverNow(state);
+  /* The competition's page: its clock at the top. */
+  function showTop(clock, now) {
     const status = statusAt(clock, now);
     $("clock-status").textContent = T[`clock_${status}`] || "";
     document.body.dataset.clock = status;
     $("clock-time").textContent = hms(countdownSeconds(remainingAt(clock, now)));
     $("clock-sub").textContent = clockLine(T, {
       started: !!clock.started_at_ms,
-      elapsed: elapsedNow(state),
+      elapsed: elapsedNow(state, clock),
       sync: state.sync,
     });
-    if (status === "stopped" && clock.status === "running" && !state.endRefreshed) {
-      state.endRefreshed = true; // the server switches the cards to counting
-      setTimeout(refreshBoard, 700);
+  }
+
+  function show() {
+    const now = serverNow(state);
+    if ($("clock-time")) showTop(clockOf(comps.list[0]), now);
+    // a championship's tablet: each competition's clock on the board
+    document.querySelectorAll("[data-comp-clock]").forEach((el) => {
+      const comp = comps.of(el.dataset.compClock);
+      if (!comp) return;
+      const clock = clockOf(comp);
+      const status = statusAt(clock, now);
+      el.dataset.status = status;
+      el.querySelector('[data-role="status"]').textContent = T[`clock_${status}`] || "";
+      // the time left while it runs (the whole duration before); nothing once time is up
+      const time = status === "running" || status === "setup" ? hms(countdownSeconds(remainingAt(clock, now))) : "";
+      el.querySelector('[data-role="time"]').textContent = time;
+    });
+    for (const comp of comps.list) {
+      const clock = clockOf(comp);
+      if (statusAt(clock, now) === "stopped" && clock.status === "running" && !state.endRefreshed[comp.slug]) {
+        state.endRefreshed[comp.slug] = true; // the server switches the cards to counting
+        setTimeout(refreshBoard, 700);
+      }
     }
     document.querySelectorAll(".jcard").forEach((card) => {
+      const comp = comps.of(card.dataset.competition);
+      if (!comp) return;
+      const clock = clockOf(comp);
       const out = card.querySelector('[data-role="since"]');
       if (out && card.dataset.effSince !== undefined) {
-        out.textContent = hms(elapsedNow(state) - Number(card.dataset.effSince));
+        out.textContent = hms(elapsedNow(state, clock) - Number(card.dataset.effSince));
       }
+      const words = card.querySelector('[data-role="comp-clock"]');
+      if (words) words.textContent = clockWords(T, clock, now);
     });
   }
 

@@ -62,6 +62,16 @@ export function othersWaiting(storage, slug, user) {
   return out.sort((a, b) => (a.user < b.user ? -1 : 1));
 }
 
+/* othersWaiting of several competitions as one list: each judge once, their counts added. */
+export function mergeOthers(lists) {
+  const byUser = new Map();
+  for (const o of lists.flat()) {
+    const had = byUser.get(o.user);
+    byUser.set(o.user, had ? Object.assign({}, had, { count: had.count + o.count }) : o);
+  }
+  return Array.from(byUser.values()).sort((a, b) => (a.user < b.user ? -1 : 1));
+}
+
 /* Without navigator.locks (a plain-http page: locks exist only in secure contexts) only
  * one tab may own the outbox: it renews a claim in storage every few seconds; another tab
  * that finds a fresh claim stays out and says so. A claim older than `staleMs` (the tab

@@ -4,14 +4,19 @@
  * judge who logged out still waits here), the oldest one's age, the clock sync, the app
  * version and a device id kept in localStorage. It only READS the storage that the outbox
  * and the clock write (device.mjs). Its own module: the control room hears from a tablet
- * even if the page's other scripts fail. */
+ * even if the page's other scripts fail.
+ *
+ * A championship's tablet reports to each competition on its board, and to any other whose
+ * outbox on this tablet holds a tap (or held one at its last report, until it reports 0):
+ * a tap waiting for heat A blocks heat A's finalise, never heat B's. */
 import { csrf, readConfig } from "./page.mjs";
 import { CLOCK_KEY, DEVICE_KEY, keyFor, tablesKey } from "./device.mjs";
+import { competitionsOf, heartbeatTargets } from "./competitions.mjs";
 
 const cfg = readConfig();
+const comps = competitionsOf(cfg);
 const EVERY_MS = 15000;
 const TIMEOUT_MS = 8000;
-const OUTBOX_PREFIX = keyFor(cfg.slug, "");
 
 function read(key, fallback) {
   try {
@@ -46,12 +51,13 @@ const device = deviceId();
 
 /* Every entry in an outbox has not reached the server yet (the outbox removes an entry
  * when the server has answered it), whatever its state. */
-function waitingTaps(now) {
+function waitingTaps(slug, now) {
+  const prefix = keyFor(slug, "");
   let waiting = 0;
   let oldest = null;
   for (let i = 0; i < localStorage.length; i++) {
     const key = localStorage.key(i);
-    if (!key || !key.startsWith(OUTBOX_PREFIX)) continue;
+    if (!key || !key.startsWith(prefix) || key.includes("#")) continue;
     const list = read(key, []);
     if (!Array.isArray(list)) continue;
     for (const entry of list) {
@@ -70,7 +76,8 @@ function tables() {
   return Array.isArray(list) ? list.map(Number).filter((n) => Number.isInteger(n) && n > 0) : [];
 }
 
-function report() {
+/* What the tablet reports to the competition `slug`. */
+function report(slug = comps[0].slug) {
   const now = Date.now();
   const sync = read(CLOCK_KEY, null) || {};
   const num = (v) => (Number.isFinite(Number(v)) && v !== null ? Math.round(Number(v)) : null);
@@ -82,23 +89,34 @@ function report() {
       clock_rtt_ms: num(sync.rtt_ms) === null ? null : Math.max(0, num(sync.rtt_ms)),
       version: String(cfg.version || ""),
     },
-    waitingTaps(now),
+    waitingTaps(slug, now),
   );
 }
 
-const beat = { busy: false, again: false, lastWaiting: null, soon: null };
-async function send() {
-  if (!cfg.urls.heartbeat) return;
-  if (beat.busy) {
-    beat.again = true;
-    return;
+/* The competitions on the board now: a championship's cards say (their clocks), a
+ * competition's page has its one. */
+function onBoard() {
+  const cards = document.getElementById("cards");
+  if (!cards || !cards.dataset.clocks) return Array.isArray(cfg.competitions) ? [] : [comps[0].slug];
+  try {
+    return Object.keys(JSON.parse(cards.dataset.clocks) || {});
+  } catch (e) {
+    return [];
   }
-  beat.busy = true;
-  const body = report();
+}
+
+function targets(now) {
+  const waiting = Object.fromEntries(comps.map((c) => [c.slug, waitingTaps(c.slug, now).waiting]));
+  return heartbeatTargets(comps.map((c) => c.slug), onBoard(), waiting, beat.lastWaiting);
+}
+
+const beat = { busy: false, again: false, lastWaiting: {}, soon: null };
+async function post(comp) {
+  const body = report(comp.slug);
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), TIMEOUT_MS);
   try {
-    await fetch(cfg.urls.heartbeat, {
+    await fetch(comp.urls.heartbeat, {
       method: "POST",
       credentials: "same-origin",
       redirect: "manual",
@@ -106,11 +124,24 @@ async function send() {
       body: JSON.stringify(body),
       signal: abort.signal,
     });
-    beat.lastWaiting = body.waiting;
+    beat.lastWaiting[comp.slug] = body.waiting;
   } catch (e) {
     /* offline: the next beat tries again */
   } finally {
     clearTimeout(timer);
+  }
+}
+
+async function send() {
+  if (beat.busy) {
+    beat.again = true;
+    return;
+  }
+  beat.busy = true;
+  try {
+    const slugs = targets(Date.now());
+    await Promise.all(comps.filter((c) => slugs.includes(c.slug) && c.urls.heartbeat).map(post));
+  } finally {
     beat.busy = false;
   }
   if (beat.again) {
@@ -124,7 +155,8 @@ async function send() {
 function changed() {
   clearTimeout(beat.soon);
   beat.soon = setTimeout(() => {
-    if (waitingTaps(Date.now()).waiting !== beat.lastWaiting) send();
+    const now = Date.now();
+    if (comps.some((c) => waitingTaps(c.slug, now).waiting !== (beat.lastWaiting[c.slug] ?? null))) send();
   }, 500);
 }
 
@@ -139,5 +171,5 @@ document.body.addEventListener("outbox:changed", changed);
 // the tables the judge chose reach the control room at once, not at the next beat
 document.body.addEventListener("tables:changed", send);
 window.addEventListener("storage", (ev) => {
-  if (ev.key && ev.key.startsWith(OUTBOX_PREFIX)) changed();
+  if (ev.key && comps.some((c) => ev.key.startsWith(keyFor(c.slug, "")))) changed();
 });

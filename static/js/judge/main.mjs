@@ -1,9 +1,12 @@
 /* The judge's page (docs/offline.md): the wiring of its modules. htmx renders the cards, every
- * write goes through the outbox, and this tab's state lives in one object (state.mjs). */
+ * write goes through the outbox, and this tab's state lives in one object (state.mjs). A
+ * championship's tablet serves several competitions: one outbox each, behind one
+ * (competitions.mjs); a card and an entry know their competition. */
 import { fmt } from "../format.mjs";
 import { $, openStorage, readConfig, csrf, say, unsay, refreshBoard } from "./page.mjs";
 import { keyFor, ownership, uuid, idbCounter } from "./device.mjs";
 import { create as createOutbox } from "./outbox.mjs";
+import { combine, competitionsOf, registry } from "./competitions.mjs";
 import { createState } from "./state.mjs";
 import { words } from "./words.mjs";
 import { setupClock } from "./clock.mjs";
@@ -15,67 +18,84 @@ import { setupUndo } from "./undo.mjs";
 
 const cfg = readConfig();
 const store = openStorage();
-const w = words(cfg);
+const comps = registry(competitionsOf(cfg));
+const w = words(cfg, comps);
 const T = w.T;
-const state = createState(cfg, store);
-const ctx = { cfg, store, w, state };
+const state = createState(cfg, store, comps.list);
+const ctx = { cfg, store, w, state, comps };
+/* A card's (or an entry's) competition, and its clock as the server last said it. */
+ctx.compOf = (el) => comps.of(el && (el.dataset ? el.dataset.competition : el.competition));
+ctx.clockOf = (comp) => state.clocks[comp.slug] || comp.clock;
 
 ctx.clock = setupClock(ctx);
 ctx.clock.start();
 
-/* ---- the outbox ------------------------------------------------------------------------ */
-const OUTBOX_KEY = keyFor(cfg.slug, cfg.user);
+/* ---- the outboxes: one per competition, under the key its own page uses --------------- */
 // navigator.locks exists only in secure contexts (HTTPS, localhost): on the venue's plain
-// http one tab owns the outbox, and another says so (docs/offline.md).
+// http one tab owns an outbox, and another says so (docs/offline.md).
 const locks = navigator.locks || null;
-const owner = locks ? null : ownership({ storage: store, key: OUTBOX_KEY, id: uuid() });
-state.owning = owner ? owner.claim() : true;
+const tabId = uuid();
+const owners = locks
+  ? null
+  : Object.fromEntries(comps.list.map((c) => [c.slug, ownership({ storage: store, key: keyFor(c.slug, cfg.user), id: tabId })]));
+const claimAll = () => (owners ? Object.values(owners).every((o) => o.claim()) : true);
+state.owning = claimAll();
 
-ctx.outbox = createOutbox({
-  storage: store,
-  fetch: (url, init) => window.fetch(url, init),
-  key: OUTBOX_KEY,
-  csrf,
-  locks,
-  counter: locks ? idbCounter(window.indexedDB, OUTBOX_KEY) : null,
-  allowed: () => (owner ? owner.claim() : true), // an active owner renews its claim
-  on: {
-    change: changed,
-    done(entry, data) {
-      // the saved finish's id: its undo works before the board has been refreshed
-      if (entry.kind === "finish" && data && data.id) entry.saved_id = data.id;
-      state.justDone.push(entry.request_id);
-      state.justDoneEntries.set(entry.request_id, entry);
-      if (entry.kind === "finish") ctx.board.noteSaved(entry); // "Saved ✓" only now
-      if (entry.kind === "warning") say(fmt(T.warning_saved, { table: entry.table }), "ok");
-      if (entry.kind === "confirm") say(fmt(T.confirmed, { table: entry.table }), "ok");
-      if (entry.kind === "recount") say(fmt(T.recounted, { table: entry.table, n: w.nf.format(entry.pieces) }), "ok");
-      // an undo is "Undone" only now, when the server has answered it
-      if (entry.kind === "cancel" || entry.kind === "delete") {
-        if (undoesFinish(entry)) ctx.board.noteUndone(entry); // on the card too
-        unsay(`undo:${entry.team}`); // "the undo waits to be sent" is no longer true
-        say(fmt(T.undone, { what: w.what(entry), table: entry.table }), "ok");
-      }
-      refreshBoard();
-    },
-    message(entry, data) {
-      // a refusal stays on its card until the judge dismisses it (docs/offline.md); said at
-      // the top only when the team's card is not on this page
-      const text = ctx.board.refuse(entry, data);
-      if (!document.querySelector(`.jcard[data-team="${entry.team}"]:not([hidden])`)) {
-        say(`${w.tableText(entry.table)}: ${text}`, "warn");
-      }
-      refreshBoard();
-    },
-    confirm(entry) {
-      state.confirmQueue.push(entry.request_id);
-      ctx.undo.showNextConfirm();
-    },
-    attention(entry) {
-      say(`${w.tableText(entry.table)} · ${entry.team_name}: ${entry.message}`, "bad");
-    },
+const on = {
+  change: changed,
+  done(entry, data) {
+    // the saved finish's id: its undo works before the board has been refreshed
+    if (entry.kind === "finish" && data && data.id) entry.saved_id = data.id;
+    state.justDone.push(entry.request_id);
+    state.justDoneEntries.set(entry.request_id, entry);
+    if (entry.kind === "finish") ctx.board.noteSaved(entry); // "Saved ✓" only now
+    if (entry.kind === "warning") say(fmt(T.warning_saved, { table: entry.table }), "ok");
+    if (entry.kind === "confirm") say(fmt(T.confirmed, { table: entry.table }), "ok");
+    if (entry.kind === "recount") say(fmt(T.recounted, { table: entry.table, n: w.nf.format(entry.pieces) }), "ok");
+    // an undo is "Undone" only now, when the server has answered it
+    if (entry.kind === "cancel" || entry.kind === "delete") {
+      if (undoesFinish(entry)) ctx.board.noteUndone(entry); // on the card too
+      unsay(`undo:${entry.team}`); // "the undo waits to be sent" is no longer true
+      say(fmt(T.undone, { what: w.what(entry), table: entry.table }), "ok");
+    }
+    refreshBoard();
   },
-});
+  message(entry, data) {
+    // a refusal stays on its card until the judge dismisses it (docs/offline.md); said at
+    // the top only when the team's card is not on this page
+    const text = ctx.board.refuse(entry, data);
+    if (!document.querySelector(`.jcard[data-team="${entry.team}"]:not([hidden])`)) {
+      say(`${w.tableText(entry.table)}: ${text}`, "warn");
+    }
+    refreshBoard();
+  },
+  confirm(entry) {
+    state.confirmQueue.push(entry.request_id);
+    ctx.undo.showNextConfirm();
+  },
+  attention(entry) {
+    say(`${w.tableText(entry.table)} · ${entry.team_name}: ${entry.message}`, "bad");
+  },
+};
+ctx.outbox = combine(
+  Object.fromEntries(
+    comps.list.map((c) => {
+      const key = keyFor(c.slug, cfg.user);
+      const owner = owners && owners[c.slug];
+      const outbox = createOutbox({
+        storage: store,
+        fetch: (url, init) => window.fetch(url, init),
+        key,
+        csrf,
+        locks,
+        counter: locks ? idbCounter(window.indexedDB, key) : null,
+        allowed: () => (owner ? owner.claim() : true), // an active owner renews its claim
+        on,
+      });
+      return [c.slug, outbox];
+    }),
+  ),
+);
 
 /* A second tab without navigator.locks: nothing is taken here, and it says so. */
 ctx.notOwner = () => {
@@ -108,18 +128,18 @@ function changed() {
   ctx.clock.show(); // the cards' "since" at once, not at the next tick
 }
 
-if (owner) {
-  // renew the claim; take it over when the other tab is gone
+if (owners) {
+  // renew the claims; take them over when the other tab is gone
   setInterval(() => {
     const was = state.owning;
-    state.owning = owner.claim();
+    state.owning = claimAll();
     ctx.pill.renderOwner();
     if (state.owning && !was) {
       changed();
       ctx.outbox.flush();
     }
   }, 2000);
-  window.addEventListener("pagehide", () => owner.release());
+  window.addEventListener("pagehide", () => Object.values(owners).forEach((o) => o.release()));
 }
 
 /* ---- the cards' buttons ---------------------------------------------------------------- */
@@ -173,7 +193,7 @@ document.addEventListener("visibilitychange", () => {
 });
 window.addEventListener("storage", (ev) => {
   // this judge's outbox changed in another tab, or another judge's (renderOthers)
-  if (ev.key === null || ev.key.startsWith(keyFor(cfg.slug, ""))) changed();
+  if (ev.key === null || comps.list.some((c) => ev.key.startsWith(keyFor(c.slug, "")))) changed();
 });
 // taps only in memory (storage full or unavailable): a reload would lose them
 window.addEventListener("beforeunload", (ev) => {

@@ -2,18 +2,22 @@
  * other-tab banners, and other judges' taps still waiting on this tablet. */
 import { fmt } from "../format.mjs";
 import { $, button, stored } from "./page.mjs";
-import { keyFor, othersWaiting } from "./device.mjs";
+import { keyFor, mergeOthers, othersWaiting } from "./device.mjs";
 import { tried } from "./outbox.mjs";
 
 export function setupPill(ctx) {
   const { cfg, state, store, w } = ctx;
   const T = w.T;
 
+  const slugs = ctx.comps.list.map((c) => c.slug);
+  /* Another judge's outboxes on this tablet, of every competition of the page. */
   function outboxOf(user) {
-    const list = stored(store, keyFor(cfg.slug, user), []);
-    return Array.isArray(list) ? list : [];
+    return slugs.flatMap((slug) => {
+      const list = stored(store, keyFor(slug, user), []);
+      return Array.isArray(list) ? list : [];
+    });
   }
-  const others = () => othersWaiting(store, cfg.slug, cfg.user);
+  const others = () => mergeOthers(slugs.map((slug) => othersWaiting(store, slug, cfg.user)));
   /* the teams with another judge's taps waiting here: a dot on their cards too */
   const othersTeams = () => new Set(others().flatMap((o) => outboxOf(o.user).map((e) => e.team)));
 

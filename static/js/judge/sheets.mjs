@@ -23,14 +23,15 @@ export function setupSheets(ctx) {
    * (after the end) has its time typed in. */
   function openFinish(card, tapMs, late) {
     const info = cardInfo(card);
-    const p = w.puzzles.get(info.pos);
+    const comp = ctx.compOf(card);
+    const p = comp && comp.puzzles.get(info.pos);
     if (!p) return;
     let elapsed = null;
-    const started = state.clock.started_at_ms;
+    const started = ctx.clockOf(comp).started_at_ms;
     if (tapMs !== null && started) elapsed = Math.max(0, Math.floor((tapMs - started) / 1000));
-    state.finish = Object.assign(info, { pieces: p.pieces, spots: [], tapMs, elapsed });
+    state.finish = Object.assign(info, { comp, pieces: p.pieces, spots: [], tapMs, elapsed });
     $("finish-title").textContent = `${w.tableText(info.table)} · ${info.name}`;
-    $("finish-puzzle").textContent = w.puzzleLine(info.pos);
+    $("finish-puzzle").textContent = w.sheetLine(info.pos, comp);
     $("finish-time").value = elapsed === null ? "" : hms(elapsed);
     $("finish-time").readOnly = !late;
     $("finish-time").classList.toggle("sheet-time-fixed", !late);
@@ -101,7 +102,8 @@ export function setupSheets(ctx) {
     ctx
       .enqueue({
         kind: "finish",
-        url: cfg.urls.finishes,
+        competition: finish.comp.slug,
+        url: finish.comp.urls.finishes,
         body: { team: finish.team, puzzle: finish.pos, missing, elapsed_seconds: elapsed },
         team: finish.team,
         table: finish.table,
@@ -170,13 +172,14 @@ export function setupSheets(ctx) {
    * until it is confirmed). */
   function openCount(card, mode, countId) {
     const info = cardInfo(card);
-    const p = w.puzzles.get(info.pos);
+    const comp = ctx.compOf(card);
+    const p = comp && comp.puzzles.get(info.pos);
     if (!p) return;
-    state.count = Object.assign(info, { pieces: p.pieces, mode, countId });
+    state.count = Object.assign(info, { comp, pieces: p.pieces, mode, countId });
     $("count-form").reset();
     const title = { count: T.count_button, confirm: T.confirm_button, recount: T.recount_button }[mode];
     $("count-title").textContent = `${fmt(title, { n: info.pos })} · ${w.tableText(info.table)} · ${info.name}`;
-    $("count-puzzle").textContent = w.puzzleLine(info.pos);
+    $("count-puzzle").textContent = w.sheetLine(info.pos, comp);
     $("count-blind").hidden = mode !== "confirm";
     renderCount();
     $("count-sheet").showModal();
@@ -192,18 +195,20 @@ export function setupSheets(ctx) {
       $("count-error").textContent = problem;
       return;
     }
+    const urls = count.comp.urls;
     const where = {
-      count: { kind: "count", url: cfg.urls.counts, body: Object.assign({ team: count.team }, v.body) },
-      confirm: { kind: "confirm", url: `${cfg.urls.counts}${count.countId}/confirm`, body: v.body },
+      count: { kind: "count", url: urls.counts, body: Object.assign({ team: count.team }, v.body) },
+      confirm: { kind: "confirm", url: `${urls.counts}${count.countId}/confirm`, body: v.body },
       recount: {
         kind: "recount",
         method: "PATCH",
-        url: `${cfg.urls.counts}${count.countId}/`,
+        url: `${urls.counts}${count.countId}/`,
         body: Object.assign({ reason: T.recount_reason }, v.body),
       },
     }[count.mode];
     ctx.enqueue({
       kind: where.kind,
+      competition: count.comp.slug,
       url: where.url,
       method: where.method,
       body: where.body,
@@ -219,7 +224,7 @@ export function setupSheets(ctx) {
   /* Warning (R14): through the outbox like a tap, so it waits for the network and a resend
    * is never a second warning (the server knows its request_id). */
   function openWarn(card) {
-    state.warn = cardInfo(card);
+    state.warn = Object.assign(cardInfo(card), { comp: ctx.compOf(card) });
     $("warn-form").reset();
     $("warn-error").textContent = "";
     $("warn-title").textContent = `${T.warn_title} · ${w.tableText(state.warn.table)} · ${state.warn.name}`;
@@ -236,7 +241,8 @@ export function setupSheets(ctx) {
     }
     ctx.enqueue({
       kind: "warning",
-      url: `${cfg.urls.teams}${warn.team}/warnings/`,
+      competition: warn.comp.slug,
+      url: `${warn.comp.urls.teams}${warn.team}/warnings/`,
       body: { reason },
       team: warn.team,
       table: warn.table,

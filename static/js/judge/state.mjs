@@ -3,12 +3,14 @@
 import { stored } from "./page.mjs";
 import { CLOCK_KEY } from "./device.mjs";
 
-export function createState(cfg, store) {
+export function createState(cfg, store, comps) {
   return {
-    clock: cfg.clock, // the server's clock: status, started_at_ms, end_ms (every swap updates it)
+    // each competition's clock as the server said it: status, started_at_ms, end_ms (every
+    // swap updates them)
+    clocks: Object.fromEntries(comps.map((c) => [c.slug, c.clock])),
     sync: stored(store, CLOCK_KEY, null), // {offset_ms, rtt_ms, synced_at} to the server's clock
     syncing: false,
-    endRefreshed: false, // the board was fetched again when time ran out
+    endRefreshed: {}, // slug -> the board was fetched again when its time ran out
     owning: true, // this tab may send (ownership without navigator.locks)
     tables: [], // the tables this judge watches ([] = all)
     justDone: [], // request ids the server answered, shown as done until the next swap

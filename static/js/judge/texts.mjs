@@ -73,6 +73,7 @@ export const TEXTS = {
   implausible_title: gettext("Is the time right?"),
   counted_pending: gettext("Count waiting to be sent: %(n)s pieces"),
   time_remaining: gettext("time remaining"),
+  time_left: gettext("%(time)s left"),
   clock_not_synced: gettext("the tablet's clock is not yet set by the server"),
   clock_synced: gettext("in step with the server ±%(ms)s ms"),
   clock_setup: gettext("The clock has not started"),

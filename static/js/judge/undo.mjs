@@ -60,12 +60,14 @@ export function setupUndo(ctx) {
       n = sent.puzzle;
     }
     if (!id) return;
+    const comp = ctx.compOf(card);
     ask(T.undo_title, fmt(T.undo_confirm, { n, table: info.table }), T.yes_undo, T.no, () => {
       ctx
         .enqueue({
           kind: "delete",
+          competition: comp.slug,
           method: "DELETE",
-          url: `${cfg.urls.finishes}${id}/`,
+          url: `${comp.urls.finishes}${id}/`,
           team: info.team,
           table: info.table,
           team_name: info.name,
@@ -82,7 +84,7 @@ export function setupUndo(ctx) {
     try {
       r = await ctx.outbox.undo(e.request_id, (x) => ({
         kind: "cancel",
-        url: `${cfg.urls.requests}${x.request_id}/cancel`,
+        url: `${ctx.compOf(x).urls.requests}${x.request_id}/cancel`,
         cancels: x.request_id,
         cancels_kind: x.kind,
         team: x.team,

@@ -3,15 +3,25 @@
 import { fmt, hms, numberFormat } from "../format.mjs";
 import { TEXTS } from "./texts.mjs";
 
-export function words(cfg) {
+/* `comps`: the page's competitions (competitions.mjs registry); a line about a puzzle is of
+ * one competition's sequence (the only one's on a competition's page). */
+export function words(cfg, comps) {
   const T = { ...TEXTS, ...cfg.texts };
   const nf = numberFormat(cfg.language);
-  const puzzles = new Map(cfg.puzzles.map((p) => [p.position, p]));
+  const first = comps ? comps.list[0] : { puzzles: new Map((cfg.puzzles || []).map((p) => [p.position, p])) };
+  const puzzles = first.puzzles;
 
-  function puzzleLine(position) {
-    const p = puzzles.get(position);
-    if (!p) return fmt(T.all_finished, { total: cfg.puzzles.length });
-    return fmt(T.puzzle_n_of, { n: position, total: cfg.puzzles.length, pieces: nf.format(p.pieces) });
+  function puzzleLine(position, comp) {
+    const sequence = (comp || first).puzzles;
+    const p = sequence.get(position);
+    if (!p) return fmt(T.all_finished, { total: sequence.size });
+    return fmt(T.puzzle_n_of, { n: position, total: sequence.size, pieces: nf.format(p.pieces) });
+  }
+  /* A sheet's line: on a championship's tablet it names the competition first. */
+  function sheetLine(position, comp) {
+    const line = puzzleLine(position, comp);
+    if (!comps || comps.list.length < 2 || !comp) return line;
+    return `${comp.name} · ${line}`;
   }
   const tableText = (table) => fmt(T.table, { table });
   /* "Fortryd puslespil 2 (0:48:12)" */
@@ -37,5 +47,5 @@ export function words(cfg) {
     return fmt(T.kind_finish, { n: e.puzzle, time: hms(e.elapsed_seconds) });
   }
 
-  return { T, nf, puzzles, puzzleLine, tableText, undoLabel, deducted, what, entryText };
+  return { T, nf, puzzles, puzzleLine, sheetLine, tableText, undoLabel, deducted, what, entryText };
 }

@@ -10,6 +10,7 @@ from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, settings
+from hypothesis import seed as hypothesis_seed
 from hypothesis.stateful import run_state_machine_as_test
 
 from tests.judging.day.model import CLOCK, USERS, Day
@@ -33,8 +34,10 @@ def day_staff(db):
     USERS.clear()
 
 
-def play_days(days: int, **options) -> None:
-    """Play `days` days with the model's clock as the server's."""
+def play_days(days: int, *, seed: int | None = None, **options) -> None:
+    """Play `days` days with the model's clock as the server's; with `seed`, the same days
+    every time (hypothesis' seed for the model)."""
+    machine = Day if seed is None else hypothesis_seed(seed)(type("Day", (Day,), {}))
     day_settings = settings(
         max_examples=days,
         stateful_step_count=STEPS,
@@ -43,7 +46,7 @@ def play_days(days: int, **options) -> None:
         **options,
     )
     with mock.patch("django.utils.timezone.now", new=CLOCK):
-        run_state_machine_as_test(Day, settings=day_settings)
+        run_state_machine_as_test(machine, settings=day_settings)
 
 
 def test_random_days(day_staff):

@@ -507,6 +507,22 @@ TEXTS: dict[str, tuple[Promise, Promise, Promise]] = {
         _("In the pair's words: what they think is wrong and why."),
         _("In the team's words: what they think is wrong and why."),
     ),
+    # --- the tablet's refusals (judging/services/finishes.py) ----------------------------------
+    "%(time)s is earlier than the team's previous finish at %(previous)s.": (
+        _("%(time)s is earlier than the entrant's previous finish at %(previous)s."),
+        _("%(time)s is earlier than the pair's previous finish at %(previous)s."),
+        _("%(time)s is earlier than the team's previous finish at %(previous)s."),
+    ),
+    "%(time)s does not lie between the team's finishes before and after it.": (
+        _("%(time)s does not lie between the entrant's finishes before and after it."),
+        _("%(time)s does not lie between the pair's finishes before and after it."),
+        _("%(time)s does not lie between the team's finishes before and after it."),
+    ),
+    "Only the team's latest finish can be deleted; puzzle %(position)s is not.": (
+        _("Only the entrant's latest finish can be deleted; puzzle %(position)s is not."),
+        _("Only the pair's latest finish can be deleted; puzzle %(position)s is not."),
+        _("Only the team's latest finish can be deleted; puzzle %(position)s is not."),
+    ),
 }
 
 

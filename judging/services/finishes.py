@@ -22,6 +22,7 @@ from competition.audit import user_or_none
 from competition.audit_actions import FINISH_CORRECT, FINISH_DELETE, FINISH_REGISTER
 from competition.errors import Refusal, Vanished
 from competition.models import Competition, Puzzle, Team
+from competition.words import entrant_text
 from competition.writes import write
 from judging.models import Count, Finish, RequestId
 from judging.services import requests as request_ids
@@ -245,8 +246,12 @@ def finish_register(
         except rules.RuleViolation:
             raise Refusal(
                 "time_order",
-                _("%(time)s is earlier than the team's previous finish at %(previous)s.")
-                % {"time": _hms(elapsed_seconds), "previous": _hms(previous)},
+                entrant_text(
+                    competition,
+                    "%(time)s is earlier than the team's previous finish at %(previous)s.",
+                    time=_hms(elapsed_seconds),
+                    previous=_hms(previous),
+                ),
             ) from None
         if check_plausible:
             warning = plausibility(team, position, elapsed_seconds)
@@ -320,8 +325,11 @@ def finish_correct(
             except rules.RuleViolation:
                 raise Refusal(
                     "time_order",
-                    _("%(time)s does not lie between the team's finishes before and after it.")
-                    % {"time": _hms(elapsed_seconds)},
+                    entrant_text(
+                        w.competition,
+                        "%(time)s does not lie between the team's finishes before and after it.",
+                        time=_hms(elapsed_seconds),
+                    ),
                 ) from None
             finish.elapsed_seconds = elapsed_seconds
         if spots is not None:
@@ -345,8 +353,11 @@ def finish_delete(*, finish: Finish, by, reason: str = "") -> None:
         if Finish.objects.filter(team=team, puzzle__position__gt=finish.puzzle.position).exists():
             raise Refusal(
                 "not_latest",
-                _("Only the team's latest finish can be deleted; puzzle %(position)s is not.")
-                % {"position": finish.puzzle.position},
+                entrant_text(
+                    w.competition,
+                    "Only the team's latest finish can be deleted; puzzle %(position)s is not.",
+                    position=finish.puzzle.position,
+                ),
             )
         decided = ensure_may_change(by=by, reason=reason, finish=finish)
         before = _finish_dict(finish)

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from competition import imports
+from competition.errors import Refusal
 from competition.models import AuditEntry, Discipline, Team
 from competition.words import TEXTS, entrant_text
 from tests.factories import CompetitionFactory, MemberFactory, PuzzleFactory, TeamFactory
@@ -363,3 +364,22 @@ def test_a_team_export_without_labels_has_its_old_columns(client, desk, of_disci
         text.split("\r\n")[0]
         == "bord;hold;betalt;tjekket ind;trukket;kontaktperson;e-mail;telefon;noter"
     )
+
+
+@pytest.mark.parametrize(
+    ("discipline", "whose"),
+    [("individual", "deltagerens"), ("pair", "parrets"), ("team", "holdets")],
+)
+def test_the_tablets_refusals_speak_of_the_entrant_by_discipline(db, judge, discipline, whose):
+    """A tap out of time order, as the judge's tablet shows it: "deltagerens forrige
+    registrering" for an individual, "parrets" for a pair, "holdets" for a team."""
+    from judging.services import finish_register
+    from tests.scoring.standings_data import running_competition
+
+    competition, puzzles = running_competition(discipline=discipline)
+    entrant = TeamFactory(competition=competition, name="Anna", table=1)
+    finish_register(team=entrant, position=1, by=judge, elapsed_seconds=1800)
+    with pytest.raises(Refusal) as refused:
+        finish_register(team=entrant, position=2, by=judge, elapsed_seconds=1200)
+    assert refused.value.code == "time_order"
+    assert f"er tidligere end {whose} forrige registrering" in str(refused.value.message)

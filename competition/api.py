@@ -298,11 +298,8 @@ class TeamListView(APIView):
         data = TeamInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
-        labels = fields.pop("labels", None)
-        with transaction.atomic():  # the team and its labels: all or nothing
-            team = services.team_create(competition=competition, by=request.user, **fields)
-            if labels:
-                team = services.team_labels_set(team=team, by=request.user, labels=labels)
+        fields["labels"] = fields.get("labels") or ()
+        team = services.team_create(competition=competition, by=request.user, **fields)
         return Response(_team_answer(request, team), status=status.HTTP_201_CREATED)
 
 
@@ -339,10 +336,10 @@ class TeamDetailView(APIView):
             fee_paid = fields.pop("fee_paid", None)
             members = fields.pop("members", None)
             labels = fields.pop("labels", None)
-            if labels is not None:
-                team = services.team_labels_set(team=team, by=by, labels=labels)
-            if fields or members is not None:
-                team = services.team_update(team=team, by=by, members=members, **fields)
+            if fields or members is not None or labels is not None:
+                team = services.team_update(
+                    team=team, by=by, members=members, labels=labels, **fields
+                )
             if fee_paid is not None:
                 team = services.team_fee_set(team=team, by=by, paid=fee_paid)
             if checked_in is True:

@@ -558,11 +558,12 @@ def label_body(state: Competition, body: dict, label: str) -> dict:
     # told again from the entrant above in this one.
     standings = []
     previous: rules.Standing | None = None
+    alone = state.discipline == Discipline.INDIVIDUAL
     for s in ranked:
         row = rows[s.team]
         told = (None, None)
         if previous is not None and s.rank is not None:
-            told = _tie_break(previous, s, rows[previous.team]["team"]["name"])
+            told = _tie_break(previous, s, rows[previous.team]["team"]["name"], alone)
         standings.append({**row, "rank": s.rank, "tie_break": told[0], "tie_break_short": told[1]})
         previous = s
     return {**body, "label": label, "standings": standings}

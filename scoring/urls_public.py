@@ -3,7 +3,7 @@
 from django.urls import path
 
 from scoring import views_public as v
-from scoring import views_stream
+from scoring import views_stage, views_stream
 
 app_name = "public"
 urlpatterns = [
@@ -13,7 +13,7 @@ urlpatterns = [
     # Championships and competitions share `/<slug>/`: the same view answers a championship's
     # slug with its programme (`v.programme`); this name is for reverse() and the walks.
     path("<slug:slug>/", v.leaderboard, name="programme"),
-    path("<slug:slug>/screen/", v.screen, name="screen"),
+    path("<slug:slug>/screen/", views_stage.screen, name="screen"),
     path("<slug:slug>/qr.svg", v.qr, name="qr"),
     path("<slug:slug>/teams/<id:team_id>/", v.team, name="team"),
     path("<slug:slug>/results.csv", v.results_csv, name="results_csv"),

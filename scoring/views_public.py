@@ -10,8 +10,6 @@ import io
 from datetime import date
 
 import segno
-from csp.constants import SELF
-from csp.decorators import csp_replace
 from django.conf import settings
 from django.core.cache import cache
 from django.http import Http404, HttpResponse, HttpResponseNotModified
@@ -24,7 +22,6 @@ from django.utils.http import content_disposition_header, urlencode
 from django.utils.text import slugify
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.clickjacking import xframe_options_sameorigin
 
 from competition.cells import csv_writer
 from competition.models import Championship, Competition, Status
@@ -421,15 +418,11 @@ def programme(request, slug):
     return response
 
 
-@csp_replace({"frame-ancestors": [SELF]})
-@xframe_options_sameorigin
-def screen(request, slug):
-    """The big screen for the café TV or a projector (1920x1080). The control room shows
-    it in a frame as its preview: only our own pages may frame it. A championship's slug: its
-    stage, rotating between its running competitions (scoring/views_stage.py)."""
-    from scoring.views_stage import stage  # it builds on this module's live parts
-
-    return _live_page(request, slug, "screen", otherwise=stage)
+def competition_screen(request, slug, otherwise=None):
+    """A competition's big screen for the café TV or a projector (1920x1080); when no
+    competition has the slug, `otherwise` answers. The route is `views_stage.screen`, which
+    answers a championship's slug with its stage: the import goes one way, stage to here."""
+    return _live_page(request, slug, "screen", otherwise=otherwise)
 
 
 def qr(request, slug):

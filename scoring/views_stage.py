@@ -1,7 +1,7 @@
 """A championship's big screen, its stage (`/<championship-slug>/screen/`: docs/contracts.md "A
 championship of several competitions"). Slugs of championships and competitions share one
 namespace, so the address is a competition's screen with the championship's slug
-(`views_public.screen` answers it here when no competition has the slug).
+(`screen` below: a competition's big screen, else a championship's stage).
 
 While competitions run, the stage shows one of them at a time as its own big screen shows
 it (the same live part, cached per version, without its own poll), under a bar that names
@@ -24,6 +24,8 @@ number of competitions and entrants once the standings are cached (`selectors.pr
 
 import hashlib
 
+from csp.constants import SELF
+from csp.decorators import csp_replace
 from django.conf import settings
 from django.core.cache import cache
 from django.http import Http404, HttpResponseNotModified
@@ -32,6 +34,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.views.decorators.clickjacking import xframe_options_sameorigin
 
 from competition.models import Championship, Competition, Status
 from scoring import selectors
@@ -39,7 +42,13 @@ from scoring.api import cached_response, if_none_match
 from scoring.selectors import CACHE_SECONDS
 
 # This module extends the public pages: their live parts, language and programme entries.
-from scoring.views_public import SCREEN_POLL_SECONDS, _language, _live_html, programme_items
+from scoring.views_public import (
+    SCREEN_POLL_SECONDS,
+    _language,
+    _live_html,
+    competition_screen,
+    programme_items,
+)
 
 HTML = "text/html; charset=utf-8"
 
@@ -144,3 +153,12 @@ def stage(request, slug):
         response = render(request, "scoring/stage.html", page_context())
     patch_vary_headers(response, ("HX-Request",))
     return response
+
+
+@csp_replace({"frame-ancestors": [SELF]})
+@xframe_options_sameorigin
+def screen(request, slug):
+    """`/<slug>/screen/`: the big screen of the competition `slug` (views_public), or of a
+    championship its stage, rotating between its running competitions. The control room
+    shows it in a frame as its preview: only our own pages may frame it."""
+    return competition_screen(request, slug, otherwise=stage)

@@ -138,14 +138,18 @@ def team_labels_set(*, team: Team, by, labels: Iterable[str]) -> Team:
     follows (the standings version is bumped)."""
     labels = labels_clean(labels)
     with write(team=team, by=by) as w:
-        team = w.team
-        if team.labels == labels:
-            return team
-        before = {"labels": team.labels}
-        team.labels = labels
-        team.save(update_fields=["labels"])
-        w.audit(TEAM_LABELS, before=before, after={"labels": labels})
-        return team
+        _labels_set(w, w.team, labels)
+        return w.team
+
+
+def _labels_set(w, team: Team, labels: list[str]) -> None:
+    """Inside a write: the entrant's labels (cleaned) replaced and audited, if they change."""
+    if team.labels == labels:
+        return
+    before = {"labels": team.labels}
+    team.labels = labels
+    team.save(update_fields=["labels"])
+    w.audit(TEAM_LABELS, team=team, before=before, after={"labels": labels})
 
 
 def _check_name_and_table(
@@ -223,9 +227,11 @@ def team_create(
     contact_phone: str = "",
     notes: str = "",
     check_in: bool = False,
+    labels: Iterable[str] = (),
 ) -> Team:
     """Register a team with its members (R3; R17: more members than the table limit is fine);
-    `check_in`: the team is here (a walk-in at the desk on the day), checked in now."""
+    `check_in`: the team is here (a walk-in at the desk on the day), checked in now;
+    `labels`: its labels (ung, senior, gæst), in the same write, audited apart."""
     with write(competition=competition, by=by) as w:
         competition = w.competition
         name = (name or "").strip()
@@ -236,6 +242,10 @@ def team_create(
             errors.update(e.message_dict)
         try:
             members = members_clean(members, competition.discipline)
+        except ValidationError as e:
+            errors.update(e.message_dict)
+        try:
+            labels = labels_clean(labels)
         except ValidationError as e:
             errors.update(e.message_dict)
         if errors:
@@ -255,11 +265,21 @@ def team_create(
         team.save()
         saved = _set_members(team, members)
         w.audit(TEAM_CREATE, team=team, after=_team_snapshot(team, saved))
+        if labels:
+            _labels_set(w, team, labels)
         return team
 
 
-def team_update(*, team: Team, by, members: Sequence[dict] | None = None, **fields) -> Team:
-    """Edit a team; `members`, when given, replaces the whole list."""
+def team_update(
+    *,
+    team: Team,
+    by,
+    members: Sequence[dict] | None = None,
+    labels: Iterable[str] | None = None,
+    **fields,
+) -> Team:
+    """Edit a team; `members`, when given, replaces the whole list; `labels`, when given,
+    replace its labels (audited apart, in the same write)."""
     unknown = set(fields) - set(TEAM_FIELDS)
     if unknown:
         raise TypeError(f"unknown fields: {', '.join(sorted(unknown))}")
@@ -285,8 +305,15 @@ def team_update(*, team: Team, by, members: Sequence[dict] | None = None, **fiel
                 members = members_clean(members, competition.discipline)
             except ValidationError as e:
                 errors.update(e.message_dict)
+        if labels is not None:
+            try:
+                labels = labels_clean(labels)
+            except ValidationError as e:
+                errors.update(e.message_dict)
         if errors:
             raise ValidationError(errors)
+        if labels is not None:
+            _labels_set(w, team, labels)
         for f, v in fields.items():
             setattr(team, f, int(v) if f == "table" else v)
         team.full_clean(validate_constraints=False)

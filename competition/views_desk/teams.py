@@ -3,7 +3,6 @@
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -211,16 +210,14 @@ def _save_team(request, competition: Competition, team: Team | None):
             try:
                 teams_url = reverse("desk:teams", args=[competition.slug])
                 if team is None:
-                    with transaction.atomic():  # the entrant and its labels: all or nothing
-                        new = services.team_create(
-                            competition=competition,
-                            by=request.user,
-                            members=members,
-                            check_in=check_in,
-                            **data,
-                        )
-                        if labels:
-                            services.team_labels_set(team=new, by=request.user, labels=labels)
+                    new = services.team_create(
+                        competition=competition,
+                        by=request.user,
+                        members=members,
+                        check_in=check_in,
+                        labels=labels,
+                        **data,
+                    )
                     text = (
                         _("“%(team)s” is registered at table %(table)s and checked in.")
                         if check_in
@@ -231,9 +228,9 @@ def _save_team(request, competition: Competition, team: Team | None):
                         return redirect("desk:team_new", slug=competition.slug)
                     return redirect(f"{teams_url}?added={new.pk}")
                 card = _card_text(team)
-                with transaction.atomic():
-                    services.team_update(team=team, by=request.user, members=members, **data)
-                    services.team_labels_set(team=team, by=request.user, labels=labels)
+                services.team_update(
+                    team=team, by=request.user, members=members, labels=labels, **data
+                )
                 messages.success(request, _("“%(team)s” is saved.") % {"team": team.name})
                 if _card_text(selectors.team_with_members(team=team)) != card:
                     return redirect(f"{teams_url}?reprint={team.pk}")

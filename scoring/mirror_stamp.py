@@ -8,6 +8,7 @@ replaced under a running host) only costs the memo: readers then read the databa
 """
 
 import fcntl
+import functools
 import os
 from pathlib import Path
 
@@ -15,17 +16,32 @@ from django.conf import settings
 
 
 def _path(slug: str) -> Path:
-    return Path(settings.VAR_DIR) / "mirror" / f"{slug}.version"
+    return Path(_folder(str(settings.VAR_DIR))) / f"{slug}.version"
+
+
+@functools.cache
+def _folder(var_dir: str) -> str:
+    return os.path.join(var_dir, "mirror")
 
 
 def seen(slug: str) -> int:
+    """The newest version served on this host (0: none yet). Read on every public request of
+    a mirror, so kept to one open and read of a few bytes (no Path on the way)."""
     try:
-        return int(_path(slug).read_bytes() or 0)
+        fd = os.open(os.path.join(_folder(str(settings.VAR_DIR)), f"{slug}.version"), os.O_RDONLY)
+    except OSError:
+        return 0
+    try:
+        return int(os.read(fd, 32) or 0)
     except (OSError, ValueError):
         return 0
+    finally:
+        os.close(fd)
 
 
 def raise_to(slug: str, version: int) -> None:
+    if version <= seen(slug):
+        return  # already there: no lock (a programme raises each of its competitions)
     path = _path(slug)
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     with open(path.with_suffix(".lock"), "a") as lock:

@@ -128,12 +128,15 @@ def programme(slug: str, *, fresh: bool = True) -> tuple[Championship, list[Comp
     competitions' states, by planned start then name, in two queries whatever their number
     (each competition's standings then come from `standings_for`, cached per version), or
     none when this process read them less than `MEMO_SECONDS` ago and the caller is a public
-    reader of the programme page (`fresh=False`; on a mirror always read). None when no
+    reader of the programme page (`fresh=False`; on a mirror only while no worker of the host
+    served a newer version of one of its competitions, scoring/mirror_stamp.py). None when no
     championship has `slug`."""
     now = time.monotonic()
-    if not fresh and not _on_mirror():
+    mirror = _on_mirror()
+    if not fresh:
         hit = _programmes.get(slug)
-        if hit is not None and now - hit[1] < MEMO_SECONDS:
+        fresh_enough = hit is not None and now - hit[1] < MEMO_SECONDS
+        if fresh_enough and hit is not None and (not mirror or _not_behind(hit[0][1])):
             return hit[0]
     championship = Championship.objects.filter(slug=slug).first()
     if championship is None:
@@ -143,6 +146,9 @@ def programme(slug: str, *, fresh: bool = True) -> tuple[Championship, list[Comp
         .filter(championship_id=championship.pk)
         .order_by("starts_at", "name", "id")
     )
+    if mirror:
+        for c in competitions:  # before they are served, as competition_state does
+            mirror_stamp.raise_to(c.slug, c.standings_version)
     found = (championship, competitions)
     with _memo_lock:
         if len(_programmes) > 1000:
@@ -151,12 +157,17 @@ def programme(slug: str, *, fresh: bool = True) -> tuple[Championship, list[Comp
     return found
 
 
+def _not_behind(competitions: list[Competition]) -> bool:
+    """No worker of this mirror host served a newer version of any of `competitions`."""
+    return all(c.standings_version >= mirror_stamp.seen(c.slug) for c in competitions)
+
+
 def programme_read(slug: str) -> bool:
     """True when this process read the programme of a championship `slug` less than
     `MEMO_SECONDS` ago: `/<slug>/` is that championship's, not a competition's (a slug of a
     championship never becomes a competition's: one namespace)."""
     hit = _programmes.get(slug)
-    return hit is not None and time.monotonic() - hit[1] < MEMO_SECONDS and not _on_mirror()
+    return hit is not None and time.monotonic() - hit[1] < MEMO_SECONDS
 
 
 def programme_blobs(slug: str, found: tuple) -> dict:

@@ -371,9 +371,18 @@ def programme(request, slug):
         raise Http404("No such competition.")
     championship, competitions = found
     now = timezone.now()
-    statuses = [str(c.status_at(now)) for c in competitions]
-    key = _programme_key(championship, competitions, statuses, _language())
     blobs = selectors.programme_blobs(slug, found)
+    # Within this process's 1 s memo of the programme, its clocks' statuses and its key are
+    # worked out once (docs/contracts.md: a public reader may be a second behind).
+    lang = _language()
+    known = blobs.get(f"state:{lang}")
+    if known is None:
+        statuses = [str(c.status_at(now)) for c in competitions]
+        known = blobs[f"state:{lang}"] = (
+            statuses,
+            _programme_key(championship, competitions, statuses, lang),
+        )
+    statuses, key = known
 
     def context() -> dict:
         return {

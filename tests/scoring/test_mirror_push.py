@@ -182,3 +182,17 @@ def test_the_pusher_ends_with_the_hall(settings):
         call_command("mirror_push")
     settings.MIRROR_URL, settings.MIRROR_TOKEN = "http://127.0.0.1:9", "t"
     call_command("mirror_push", "--parent", "1")  # not this process's parent: ends at once
+
+
+def test_the_pusher_gives_way_to_the_judges(settings, monkeypatch):
+    """The pusher runs at a lower priority than the hall's workers: its snapshots never take
+    the cores from a judge's request (make bench: the judges' p99 with a dead mirror)."""
+    import os
+
+    from django.core.management import call_command
+
+    niced = []
+    monkeypatch.setattr(os, "nice", lambda n: niced.append(n) or n)
+    settings.MIRROR_URL, settings.MIRROR_TOKEN = "http://127.0.0.1:9", "t"
+    call_command("mirror_push", "--parent", "1")
+    assert niced == [10]

@@ -10,6 +10,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from scoring.mirror_push import Pusher
 
+PUSHER_NICENESS = 10
+
 
 class Command(BaseCommand):
     help = "Push the public snapshots to the mirror (MIRROR_URL, MIRROR_TOKEN)."
@@ -29,6 +31,10 @@ class Command(BaseCommand):
             logger.setLevel(logging.INFO)
             logger.propagate = False
         parent = options["parent"]
+        # The hall is the truth and the mirror is optional: the pusher's snapshots give way
+        # to the judges' requests on the laptop's few cores (make bench: the judges' p99
+        # with a dead mirror).
+        os.nice(PUSHER_NICENESS)
         pusher = Pusher(
             settings.MIRROR_URL,
             settings.MIRROR_TOKEN,

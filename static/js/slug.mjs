@@ -16,11 +16,12 @@ export const ownSlug = (slug, name) => slug !== "" && slug !== slugFrom(name);
 
 /* ---- the page ------------------------------------------------------------------------ */
 
-/* <input data-slug-from="id_name">: filled from that field until the organiser edits it. */
-function wire(slug) {
-  const source = document.getElementById(slug.dataset.slugFrom);
-  if (!source) return;
+/* <input data-slug-from="id_name">: filled from that field (`source`) until the organiser
+ * edits it. A name typed before this module ran (a module runs after the page is parsed,
+ * later on a slow line) is suggested at once: its input events came before the listener. */
+export function wire(slug, source) {
   let touched = ownSlug(slug.value, source.value);
+  if (!touched && source.value) slug.value = slugFrom(source.value);
   source.addEventListener("input", () => {
     if (!touched) slug.value = slugFrom(source.value);
   });
@@ -33,5 +34,8 @@ function wire(slug) {
 }
 
 if (typeof document !== "undefined") {
-  document.querySelectorAll("input[data-slug-from]").forEach(wire);
+  document.querySelectorAll("input[data-slug-from]").forEach((slug) => {
+    const source = document.getElementById(slug.dataset.slugFrom);
+    if (source) wire(slug, source);
+  });
 }

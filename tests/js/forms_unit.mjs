@@ -3,7 +3,7 @@
 // that the short name is the server's for the same name is test_desk_volunteer.py's.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { ownSlug, slugFrom } from "../../static/js/slug.mjs";
+import { ownSlug, slugFrom, wire } from "../../static/js/slug.mjs";
 import { fieldId, wireSummary } from "../../static/js/forms.mjs";
 
 test("short name: Danish letters spelt out, accents dropped, at most 50 characters", () => {
@@ -18,6 +18,32 @@ test("short name: the suggestion follows the name until the organiser writes the
   assert.ok(!ownSlug("", "DM 2027"));
   assert.ok(!ownSlug("dm-2027", "DM 2027"));
   assert.ok(ownSlug("mesterskab", "DM 2027"));
+});
+
+function input(value = "") {
+  const heard = {};
+  return {
+    value,
+    addEventListener: (type, fn) => (heard[type] = fn),
+    type(text) {
+      this.value = text;
+      heard.input?.();
+    },
+  };
+}
+
+test("short name: a name typed before the script ran is suggested at once, then followed", () => {
+  // A module runs after the page is parsed: on a slow line the organiser may have typed.
+  const name = input("DM i puslespil 2027 – Å");
+  const slug = input("");
+  wire(slug, name);
+  assert.equal(slug.value, "dm-i-puslespil-2027-aa");
+  name.type("DM i puslespil 2027 – Århus");
+  assert.equal(slug.value, "dm-i-puslespil-2027-aarhus");
+  // a short name of the organiser's own (a form sent back with errors) is kept
+  const own = input("dm27");
+  wire(own, input("DM i puslespil 2027"));
+  assert.equal(own.value, "dm27");
 });
 
 test("error summary: a link's target is the field's id", () => {

@@ -6,7 +6,7 @@ load, all in one run.
 2. Drops and recreates the PostgreSQL database `puslespil_bench`, migrates, and builds a
    running competition of 200 teams x 8 puzzles (clock started 6 hours ago, plausible
    finishes) and 20 judges with API tokens; beside it a championship of 360 individuals in
-   4 heats, 120 pairs and 60 teams, every clock running (issue 23).
+   4 heats, 120 pairs and 60 teams, every clock running.
 3. Starts its own redis-server on a spare port (no persistence) as the shared cache and
    gunicorn (3 sync workers, DEBUG off) on a free loopback port, and runs wrk (or, without
    wrk, a small threaded Python load generator) for ~10 s each against /healthz, the

@@ -185,7 +185,7 @@ def test_a_heats_standings_read_in_queries_that_do_not_grow_with_its_championshi
     client, django_assert_max_num_queries, n_competitions, n_teams, memo_clock
 ):
     """A heat's standings JSON costs what a competition's alone does, whatever the number of
-    competitions in its championship and of entrants (issue 23's speed; `make bench`)."""
+    competitions in its championship and of entrants (as `make bench` measures)."""
     dm = championship_of(n_competitions, n_teams)
     heat = dm.competitions.order_by("slug").first()
     url = reverse("api:standings", args=[heat.slug])

@@ -1,4 +1,4 @@
-"""A championship walked from its heats to the final's reveal (issue 23, "Done when"):
+"""A championship walked from its heats to the final's reveal:
 
 1. two heats of individuals run (their clocks, finishes and counts through the services);
    the head judge makes heat A final in its control room (heat B through the service);

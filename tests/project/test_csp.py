@@ -2,8 +2,10 @@
 scripts and styles only from our own files, so every page must work without inline
 script, event-handler attributes, inline style attributes or `<style>` blocks."""
 
+import re
 from datetime import timedelta
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -49,6 +51,25 @@ def inline_parts(html: str) -> list[str]:
     finder = InlineFinder()
     finder.feed(html)
     return finder.found
+
+
+# The page scripts that arm a form's question (static/js/confirm.mjs): read from the files,
+# so a new page script that arms it counts without a change here.
+STATIC_JS = Path(__file__).resolve().parents[2] / "static" / "js"
+ARMING = {
+    path.stem
+    for path in STATIC_JS.glob("*.mjs")
+    if path.name != "confirm.mjs" and "setupConfirm()" in path.read_text()
+}
+
+
+def dead_confirm_buttons(html: str) -> bool:
+    """A whole page with a form that asks first (data-confirm) but no script that arms the
+    question: app.css keeps its button from taking a click until armed, so it never would."""
+    if "data-confirm=" not in html:
+        return False
+    scripts = re.findall(r'<script[^>]*\bsrc="[^"]*/js/([a-z_]+)(?:\.[0-9a-f]+)?\.mjs"', html)
+    return not ARMING.intersection(scripts)
 
 
 @pytest.fixture
@@ -183,11 +204,25 @@ def test_no_route_for_any_role_has_an_inline_handler_or_script(client, privacy_w
             policy = response.get("Content-Security-Policy", "")
             assert "script-src 'self'" in policy and "unsafe-inline" not in policy, path
             found = inline_parts(response.content.decode())
+            if not headers and dead_confirm_buttons(response.content.decode()):
+                found.append("a data-confirm form, and no script that arms it")
             if found:
                 problems[f"{path} {headers}"] = found
     assert problems == {}, "\n".join(f"{k}: {v}" for k, v in problems.items())
     for path in RENDERED.get(role, []):
         assert statuses[(path, False)] == 200, (role, path, statuses[(path, False)])
+
+
+def test_a_form_that_asks_first_is_found_without_the_script_that_arms_it():
+    """The walk above finds a page whose asking buttons would never take a click."""
+    assert {"control", "desk"} <= ARMING
+    form = '<form method="post" data-confirm="Stop uret nu?"><button>Stop</button></form>'
+    assert dead_confirm_buttons(f"<html><body>{form}</body></html>")
+    assert dead_confirm_buttons(f'{form}<script type="module" src="/static/js/public.mjs">')
+    assert not dead_confirm_buttons(f'{form}<script type="module" src="/static/js/desk.mjs">')
+    hashed = '<script type="module" src="/static/js/control.3f2a9c1b7d4e.mjs"></script>'
+    assert not dead_confirm_buttons(form + hashed)
+    assert not dead_confirm_buttons("<p>nothing asks here</p>")
 
 
 @pytest.mark.django_db

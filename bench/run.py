@@ -51,7 +51,7 @@ DB_NAME = os.environ.get("BENCH_DB") or "puslespil_bench"  # BENCH_DB: beside an
 MIRROR_DB = f"{DB_NAME}_mirror"
 MIRROR_TOKEN = "bench-mirror-" + os.urandom(16).hex()
 SLUG = "bench"
-# Issue 23: a championship of 360 individuals in 4 heats, 120 pairs and 60 teams (at scale 1).
+# The bench's championship: 360 individuals in 4 heats, 120 pairs and 60 teams (at scale 1).
 CHAMPIONSHIP = "bench-dm"
 HEATS = 4
 HEAT_SLUG = "bench-dm-heat-1"  # the heat whose standings JSON is measured
@@ -186,7 +186,7 @@ def build_competition(teams: int, puzzles: int) -> dict:
 
 
 def build_championship(scale: float) -> dict[str, int]:
-    """Issue 23's championship (`CHAMPIONSHIP`), running: 360 individuals in `HEATS` heats of
+    """The bench's championship (`CHAMPIONSHIP`), running: 360 individuals in `HEATS` heats of
     one 500-piece and one 1000-piece puzzle, 120 pairs and 60 teams (times `scale`, at least
     one entrant each), all clocks started 90 minutes ago, a heat's tables apart from the
     others' (one hall), 0-2 plausible finishes per entrant. Returns the entrants by kind."""
@@ -859,7 +859,7 @@ def main() -> int:  # noqa: C901, PLR0915 - one run, told in order
                 f"{base}/{SLUG}/",
                 {"HX-Request": "true", "If-None-Match": fragment_etag},
             ),
-            # Issue 23: the championship's programme and a heat's standings JSON.
+            # The championship's programme and a heat's standings JSON.
             ("championship programme", programme, cookie),
             ("heat standings JSON", heat, {}),
             ("/healthz (again)", f"{base}/healthz", {}),

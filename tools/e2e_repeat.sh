@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The browser tests, again and again, optionally beside CPU-bound busy loops (issue 25): proof
+# The browser tests, again and again, optionally beside CPU-bound busy loops: proof
 # that they wait for states, not moments. Reports every failure of every run and exits 1 when
 # any run failed. Logs and JUnit files in var/e2e-repeat/.
 #   make e2e-repeat RUNS=10 LOAD=2            # SQLite; DATABASE_URL=postgres://... for PostgreSQL

@@ -151,7 +151,7 @@ def test_admin_role_includes_the_others():
 
 @pytest.mark.django_db
 def test_demo_loads_once_with_the_promised_shape(settings):
-    """Issue 23: the demo is a small championship: two heats of individuals, the final they
+    """The demo is a small championship: two heats of individuals, the final they
     go on to, a pairs and a team competition (the team competition as the demo was before:
     3 puzzles, 24 teams of 3-6 members, a few under 15)."""
     from competition.models import Championship

@@ -399,7 +399,7 @@ test("a warning follows the answer table: replay done, 409 told, 400 kept, 403 p
   }
 });
 
-// ---- issue 11: two tabs, a full storage, undo, another judge ---------------------------
+// ---- two tabs, a full storage, undo, another judge -------------------------------------
 
 /* localStorage as a browser shares it between tabs: one backing store, a copy per tab, and
  * another tab's write reaching this tab's copy only after `lag` ms (in order). */
@@ -783,7 +783,7 @@ test("a tap counts in the pill from the moment it is made, while it waits for th
   assert.equal(outbox.summary().total, 1);
 });
 
-// The second, blind count (issue 14 item 3): kind `confirm` through the outbox.
+// The second, blind count: kind `confirm` through the outbox.
 const confirmCount = (count, pieces) => ({
   kind: "confirm",
   url: `/api/v1/competitions/dm/counts/${count}/confirm`,

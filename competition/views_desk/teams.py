@@ -1,6 +1,8 @@
 """The desk's team list and its one-tap actions, registering and editing a team, refunds
 (R2, R3, R17, P2)."""
 
+from datetime import timedelta
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
@@ -183,11 +185,16 @@ def _card_text(team: Team) -> tuple:
     return (team.name, team.table, [m.name for m in team.members.all()])
 
 
+# The desk's morning: within this of the planned start, a team registered at the desk is here.
+DESK_MORNING = timedelta(hours=12)
+
+
 def _competition_day(competition: Competition) -> bool:
-    """The competition is today (local time) and its clock has not started: a team registered
-    at the desk now is here (a walk-in), checked in as it registers."""
-    today = timezone.localdate()
-    return timezone.localdate(competition.starts_at) == today and not competition.started_at
+    """The competition starts within the desk's morning and its clock has not started: a team
+    registered at the desk now is here (a walk-in), checked in as it registers. Measured from
+    now, not by the local date, which would say "not today" at 23:55 for a start at 00:05."""
+    near = abs(competition.starts_at - timezone.now()) <= DESK_MORNING
+    return near and not competition.started_at
 
 
 def _save_team(request, competition: Competition, team: Team | None):

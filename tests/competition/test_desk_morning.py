@@ -7,7 +7,8 @@ contact's phone, and "Mangler" lists them to print; a late check-in shows "sent"
 audit trace; a member change suggests reprinting the card; the objections page has the desk's
 menu."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.urls import reverse
@@ -18,6 +19,7 @@ from tests.factories import MemberFactory, TeamFactory
 
 pytestmark = pytest.mark.django_db
 SLUG = "dm-2026"
+COPENHAGEN = ZoneInfo("Europe/Copenhagen")
 HX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "team-list"}
 
 
@@ -197,3 +199,17 @@ def test_the_objections_and_official_results_pages_have_the_desks_menu(client, d
     menu = html[: html.index("<main")]
     for label in ("Tilmeld hold", "Importér", "Bordkort", "Mangler", "Indsigelser"):
         assert f">{label}</a>" in menu, label
+
+
+def test_a_walk_in_at_five_to_midnight_for_a_start_just_after_is_checked_in(
+    client, day, competition, monkeypatch
+):
+    """The desk's morning is measured from now, not by the local date: at 23:55 a start at
+    00:05 is ten minutes away (the browser test ran into this at 23:50 Danish time)."""
+    tomorrow = timezone.localdate() + timedelta(days=1)
+    midnight = datetime.combine(tomorrow, datetime.min.time(), tzinfo=COPENHAGEN)
+    Competition.objects.filter(pk=competition.pk).update(starts_at=midnight + timedelta(minutes=5))
+    five_to = midnight - timedelta(minutes=5)  # tonight: the login's session is still valid
+    monkeypatch.setattr(timezone, "now", lambda: five_to)
+    form = client.get(reverse("desk:team_new", args=[SLUG])).content.decode()
+    assert 'name="check_in" id="id_check_in" value="1" checked' in form

@@ -5,7 +5,7 @@ own memory, and the error is logged."""
 import logging
 import socket
 import threading
-import time
+import types
 from datetime import timedelta
 
 import pytest
@@ -147,15 +147,27 @@ def test_dead_redis_staff_pages_and_writes_still_work(settings, running, teams, 
 
 
 @pytest.mark.django_db
-def test_hung_redis_costs_a_short_timeout_not_a_hang(settings, running, teams, silent_port):
+def test_hung_redis_costs_one_short_timeout_per_process_not_a_hang(
+    settings, running, teams, silent_port, caplog, monkeypatch
+):
+    """A Redis that takes the connection and never answers: the client gives up on its own
+    read timeout (TimeoutError), never by waiting until the server closes the connection
+    (ConnectionError after 5 s: the hang), and the process then answers from its own memory
+    without asking Redis again within RETRY_SECONDS. Proven by what happened, not by how long
+    it took (a duration asserted in a test fails on a busy machine: CI under two busy loops
+    timed the first page at 2.04 s). The retry window runs on a clock the test holds still."""
+    from config import cache as fallback
+
+    monkeypatch.setattr(fallback, "time", types.SimpleNamespace(monotonic=lambda: 1000.0))
     use_redis_at(settings, silent_port)
     client = Client(raise_request_exception=False)
-    for path, headers in public_paths(running, teams[0].pk):
-        started = time.monotonic()
-        response = client.get(path, **headers)
-        took = time.monotonic() - started
-        assert response.status_code == 200, (path, response.status_code)
-        assert took < 2, (path, took)  # a 0.25 s timeout, then this process's own memory
+    with caplog.at_level(logging.ERROR, logger="config.cache"):
+        for path, headers in public_paths(running, teams[0].pk):
+            response = client.get(path, **headers)
+            assert response.status_code == 200, (path, response.status_code)
+    failures = [r.getMessage() for r in caplog.records if r.name == "config.cache"]
+    assert len(failures) == 1, failures  # one wait for the whole walk, not one per call
+    assert failures[0].startswith("Shared cache unavailable (TimeoutError:"), failures
 
 
 @pytest.mark.django_db

@@ -1,0 +1,89 @@
+"""No test asserts how long something took on the wall clock.
+
+Speed is measured in `make bench`, never asserted in a test: a duration that holds on a quiet
+machine fails on a busy one (CI with two busy loops beside it timed a page behind a hung
+Redis at 2.04 s against a bound of 2 s, and the day's good work would not have landed). This
+test reads every test module and refuses an `assert` over a duration measured on the wall
+clock: a wall-clock read minus something, directly or through a name it was assigned to.
+A deadline (`time.monotonic() + 20`, a hang guard around a wait for a state) is not a
+duration and stays allowed. Prove a timeout by what happened instead (the error it raised,
+how often it was waited for), and hold a clock still where the code reads one.
+"""
+
+import ast
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parents[1]
+CLOCKS = {"monotonic", "perf_counter", "time", "now", "monotonic_ns", "time_ns"}
+
+
+def _is_clock_read(node: ast.AST) -> bool:
+    """`time.monotonic()`, `time.time()`, `timezone.now()`, `perf_counter()`...: no arguments."""
+    if not isinstance(node, ast.Call) or node.args or node.keywords:
+        return False
+    func = node.func
+    return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) in CLOCKS
+
+
+def _measures(node: ast.AST, marks: set[str], durations: set[str]) -> bool:
+    """Does `node` hold a duration: a clock read minus a mark (a name holding an earlier clock
+    read) or minus another read, or a name holding such a duration?"""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Sub):
+            sides = (sub.left, sub.right)
+            reads = sum(_is_clock_read(side) for side in sides)
+            named = sum(isinstance(side, ast.Name) and side.id in marks for side in sides)
+            if reads and reads + named == 2:
+                return True
+        if isinstance(sub, ast.Name) and sub.id in durations:
+            return True
+    return False
+
+
+def timed_asserts(source: str, name: str) -> list[str]:
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    assigns = [node for node in ast.walk(tree) if isinstance(node, ast.Assign)]
+    marks = {
+        target.id
+        for node in assigns
+        if _is_clock_read(node.value)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    durations: set[str] = set()
+    for node in assigns:
+        if _measures(node.value, marks, durations):
+            durations |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assert) and _measures(node.test, marks, durations):
+            found.append(f"{name}:{node.lineno}: {lines[node.lineno - 1].strip()}")
+    return found
+
+
+def test_no_test_asserts_a_duration_on_the_wall_clock():
+    found = []
+    for path in sorted(TESTS.rglob("*.py")):
+        if "vendor" in path.parts:
+            continue
+        found += timed_asserts(path.read_text(), str(path.relative_to(TESTS)))
+    assert found == [], "a duration asserted on the wall clock:\n" + "\n".join(found)
+
+
+def test_the_check_finds_a_timed_assert_and_lets_a_deadline_pass():
+    timed = """
+started = time.monotonic()
+response = client.get(path)
+took = time.monotonic() - started
+assert took < 2, (path, took)
+"""
+    assert timed_asserts(timed, "t") == ["t:5: assert took < 2, (path, took)"]
+    inline = "began = timezone.now()\nsave()\nassert (timezone.now() - began).seconds < 5\n"
+    assert timed_asserts(inline, "t") == ["t:3: assert (timezone.now() - began).seconds < 5"]
+    deadline = """
+deadline = time.monotonic() + 20
+while not done():
+    assert time.monotonic() < deadline, "never came"
+"""
+    assert timed_asserts(deadline, "t") == []

@@ -60,10 +60,11 @@ def _start(competition, minutes_ago=30):
 
 def test_start_the_clock_now_and_refused_twice(client, admin_user, competition):
     client.force_login(admin_user)
+    before = timezone.now()
     response = client.post(reverse("control:clock_start", args=[SLUG]), follow=True)
     competition.refresh_from_db()
     assert competition.started_at is not None
-    assert abs((timezone.now() - competition.started_at).total_seconds()) < 5
+    assert before <= competition.started_at <= timezone.now()
     assert "Uret kører" in response.content.decode()
     response = client.post(reverse("control:clock_start", args=[SLUG]), follow=True)
     assert response.status_code == 200

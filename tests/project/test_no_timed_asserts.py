@@ -5,8 +5,9 @@ machine fails on a busy one (CI with two busy loops beside it timed a page behin
 Redis at 2.04 s against a bound of 2 s, and the day's good work would not have landed). This
 test reads every test module and refuses an `assert` over a duration measured on the wall
 clock: a wall-clock read minus something, directly or through a name it was assigned to.
-A deadline (`time.monotonic() + 20`, a hang guard around a wait for a state) is not a
-duration and stays allowed. Prove a timeout by what happened instead (the error it raised,
+The same for a time the app stamped (`now - competition.started_at < 5`: a slow write
+passes it). A deadline (`time.monotonic() + 20`, a hang guard around a wait for a state) is
+not a duration and stays allowed. Prove a timeout by what happened instead (the error it raised,
 how often it was waited for), and hold a clock still where the code reads one.
 """
 
@@ -27,12 +28,17 @@ def _is_clock_read(node: ast.AST) -> bool:
 
 def _measures(node: ast.AST, marks: set[str], durations: set[str]) -> bool:
     """Does `node` hold a duration: a clock read minus a mark (a name holding an earlier clock
-    read) or minus another read, or a name holding such a duration?"""
+    read, or a time the app stamped: `competition.started_at`) or minus another read, or a name
+    holding such a duration?"""
     for sub in ast.walk(node):
         if isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Sub):
             sides = (sub.left, sub.right)
             reads = sum(_is_clock_read(side) for side in sides)
-            named = sum(isinstance(side, ast.Name) and side.id in marks for side in sides)
+            named = sum(
+                (isinstance(side, ast.Name) and side.id in marks)
+                or (isinstance(side, ast.Attribute) and side.attr.endswith("_at"))
+                for side in sides
+            )
             if reads and reads + named == 2:
                 return True
         if isinstance(sub, ast.Name) and sub.id in durations:
@@ -81,6 +87,8 @@ assert took < 2, (path, took)
     assert timed_asserts(timed, "t") == ["t:5: assert took < 2, (path, took)"]
     inline = "began = timezone.now()\nsave()\nassert (timezone.now() - began).seconds < 5\n"
     assert timed_asserts(inline, "t") == ["t:3: assert (timezone.now() - began).seconds < 5"]
+    stamped = "assert abs((timezone.now() - competition.started_at).total_seconds()) < 5\n"
+    assert len(timed_asserts(stamped, "t")) == 1
     deadline = """
 deadline = time.monotonic() + 20
 while not done():

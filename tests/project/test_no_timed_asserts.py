@@ -15,15 +15,19 @@ import ast
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
-CLOCKS = {"monotonic", "perf_counter", "time", "now", "monotonic_ns", "time_ns"}
+CLOCKS = {"monotonic", "perf_counter", "time", "monotonic_ns", "perf_counter_ns", "time_ns"}
+NOWS = {"now", "utcnow"}  # timezone.now(), datetime.now(UTC): a time zone is no duration
 
 
 def _is_clock_read(node: ast.AST) -> bool:
-    """`time.monotonic()`, `time.time()`, `timezone.now()`, `perf_counter()`...: no arguments."""
-    if not isinstance(node, ast.Call) or node.args or node.keywords:
+    """`time.monotonic()`, `time.time()`, `perf_counter()`... (no arguments), and
+    `timezone.now()` or `datetime.now(UTC)` (a time zone at most)."""
+    if not isinstance(node, ast.Call):
         return False
     func = node.func
-    return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) in CLOCKS
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    bare = not node.args and not node.keywords
+    return (name in CLOCKS and bare) or (name in NOWS and len(node.args) + len(node.keywords) <= 1)
 
 
 def _measures(node: ast.AST, marks: set[str], durations: set[str]) -> bool:
@@ -39,28 +43,40 @@ def _measures(node: ast.AST, marks: set[str], durations: set[str]) -> bool:
                 or (isinstance(side, ast.Attribute) and side.attr.endswith("_at"))
                 for side in sides
             )
-            if reads and reads + named == 2:
+            if (reads and reads + named == 2) or _both_marks(sides, marks):
                 return True
         if isinstance(sub, ast.Name) and sub.id in durations:
             return True
     return False
 
 
+def _both_marks(sides, marks: set[str]) -> bool:
+    """`ended - started`: two names, each holding a clock read."""
+    return all(isinstance(side, ast.Name) and side.id in marks for side in sides)
+
+
+def _targets(node: ast.AST) -> set[str]:
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    return {t.id for t in targets if isinstance(t, ast.Name)}
+
+
 def timed_asserts(source: str, name: str) -> list[str]:
     tree = ast.parse(source)
     lines = source.splitlines()
-    assigns = [node for node in ast.walk(tree) if isinstance(node, ast.Assign)]
-    marks = {
-        target.id
-        for node in assigns
-        if _is_clock_read(node.value)
-        for target in node.targets
-        if isinstance(target, ast.Name)
-    }
+    assigns = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign | ast.AnnAssign | ast.NamedExpr) and node.value
+    ]
+    marks = {t for node in assigns if _is_clock_read(node.value) for t in _targets(node)}
     durations: set[str] = set()
-    for node in assigns:
-        if _measures(node.value, marks, durations):
-            durations |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    while True:  # a duration of a duration, in whatever order the walk meets them
+        more = {
+            t for node in assigns if _measures(node.value, marks, durations) for t in _targets(node)
+        }
+        if more <= durations:
+            break
+        durations |= more
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Assert) and _measures(node.test, marks, durations):
@@ -89,6 +105,18 @@ assert took < 2, (path, took)
     assert timed_asserts(inline, "t") == ["t:3: assert (timezone.now() - began).seconds < 5"]
     stamped = "assert abs((timezone.now() - competition.started_at).total_seconds()) < 5\n"
     assert len(timed_asserts(stamped, "t")) == 1
+    marks = """
+started = time.perf_counter_ns()
+ended: int = time.perf_counter_ns()
+took = ended - started
+seconds = took / 1e9
+assert seconds < 2
+"""
+    assert timed_asserts(marks, "t") == ["t:6: assert seconds < 2"]
+    zoned = (
+        "began = datetime.now(UTC)\nassert datetime.now(tz=UTC) - began < timedelta(seconds=5)\n"
+    )
+    assert len(timed_asserts(zoned, "t")) == 1
     deadline = """
 deadline = time.monotonic() + 20
 while not done():

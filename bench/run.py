@@ -65,7 +65,7 @@ sys.path.insert(0, str(ROOT))
 
 
 def _sheets(n: int, puzzles: int, seed: int = 2026):
-    from scoring import rules
+    from puzzle_rules import rules
 
     rng = random.Random(seed)
     sheets = []
@@ -92,7 +92,7 @@ def bench_rules(repeat: int = 5) -> dict[int, dict[str, float]]:
     machine); "pass" is a plain loop reading every finish of the same sheets: a linear
     reference that shows what the memory hierarchy alone adds when the data grows 10x.
     """
-    from scoring import rules
+    from puzzle_rules import rules
 
     def plain_pass(sheets):
         total = 0

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from competition.errors import Refusal
 from competition.models import Championship, Competition, Team
 from judging.models import Count, Finish
-from scoring import championship, rules
+from puzzle_rules import championship, rules
 from scoring.selectors import standings_for
 
 __all__ = [

@@ -23,7 +23,7 @@ from competition.errors import Refusal
 from competition.inputs import whole_number
 from competition.models import Competition, Status
 from competition.roles import ADMIN, staff_view
-from scoring.formatting import format_hms
+from puzzle_rules.formatting import format_hms
 
 EACH, ALL = "each", "all"
 TAKE_ALL, CHOOSE = "all", "choose"

@@ -16,7 +16,7 @@ from competition.audit import ERASED
 from competition.audit_actions import ACTIONS
 from competition.inputs import whole_number
 from competition.roles import user_roles
-from scoring.formatting import format_hms
+from puzzle_rules.formatting import format_hms
 
 # The action as a word for the filter and the CSV (unknown actions read "Ændring"): the
 # registry's labels (competition/audit_actions.py).

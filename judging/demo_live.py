@@ -29,8 +29,8 @@ from judging.services import (
     count_record,
     finish_register,
 )
-from scoring.formatting import format_hms
-from scoring.rules import deducted
+from puzzle_rules.formatting import format_hms
+from puzzle_rules.rules import deducted
 
 # Minutes an entrant of each discipline needs for a puzzle of this many pieces:
 # (fastest, slowest). Four puzzlers are faster than two, two faster than one.

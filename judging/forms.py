@@ -12,7 +12,7 @@ from competition.fields import HmsField, MissingSpotsField
 from competition.models import Team
 from competition.words import entrant_text
 from judging.spot_picker import MissingSpotsMixin
-from scoring.formatting import format_hms
+from puzzle_rules.formatting import format_hms
 
 
 class ReasonForm(forms.Form):

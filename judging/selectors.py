@@ -13,7 +13,7 @@ from competition.errors import Refusal
 from competition.inputs import INT_MAX, whole_number
 from competition.models import AuditEntry, Championship, Competition, Puzzle, Team
 from judging.models import Count, Finish, Objection, Tablet
-from scoring.formatting import format_hms
+from puzzle_rules.formatting import format_hms
 
 
 @dataclass(frozen=True)

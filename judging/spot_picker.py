@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from competition.inputs import whole_number
-from scoring.rules import deducted
+from puzzle_rules.rules import deducted
 
 MAX_SPOTS = 50
 

@@ -5,7 +5,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from scoring.formatting import format_hms
+from puzzle_rules.formatting import format_hms
 
 # The legend's swatches repeat these as classes .s0-.s6 in static/css/public.css.
 COLOURS = ("#1f5f8b", "#c0392b", "#1e7b3c", "#b26a00", "#6c3483", "#117a65", "#7f8c8d")

@@ -4,8 +4,8 @@ screen's ticker (no query: the body is read)."""
 
 from django.core.cache import cache
 
-from scoring.pace import feed, projected_finish
-from scoring.rules import Finish, Puzzle, Sheet
+from puzzle_rules.pace import feed, projected_finish
+from puzzle_rules.rules import Finish, Puzzle, Sheet
 from scoring.selectors import CACHE_SECONDS
 
 FEED_ITEMS = 30

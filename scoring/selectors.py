@@ -25,7 +25,8 @@ from django.utils.translation import gettext, pgettext
 
 from competition.models import Championship, Competition, Discipline, Puzzle, Team
 from judging.models import Finish, Objection
-from scoring import championship, formatting, mirror_stamp, rules
+from puzzle_rules import championship, formatting, rules
+from scoring import mirror_stamp
 
 __all__ = [
     "CACHE_SECONDS",

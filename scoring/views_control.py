@@ -13,7 +13,7 @@ from competition.errors import Refusal
 from competition.inputs import whole_number
 from competition.models import ScreenMode, Status
 from competition.roles import ADMIN, staff_view
-from scoring.rules import next_place
+from puzzle_rules.rules import next_place
 from scoring.selectors import reveal_places, standings_for
 from scoring.views_stream import speaker_context
 

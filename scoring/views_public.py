@@ -27,6 +27,7 @@ from competition.cells import csv_writer
 from competition.models import Championship, Competition, Status
 from competition.qr import absolute_url, qr_svg
 from competition.words import entrant_text
+from puzzle_rules.formatting import format_hms
 from scoring import selectors
 from scoring.api import (
     cached_response,
@@ -38,7 +39,6 @@ from scoring.api import (
 )
 from scoring.charts import race_chart
 from scoring.follow import feed_items, projection
-from scoring.formatting import format_hms
 from scoring.rules_text import UPDATED, rules_in
 from scoring.selectors import CACHE_SECONDS, competition_state, standings_for
 

@@ -15,7 +15,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-APPS = ("config", "championships", "competition", "judging", "scoring")
+APPS = ("config", "championships", "competition", "judging", "scoring", "puzzle_rules")
 # The one place that may take the steps; the models define what they call.
 SANCTIONED = {"competition/writes.py", "competition/locking.py", "competition/models.py"}
 BY_HAND = {

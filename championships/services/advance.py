@@ -21,7 +21,7 @@ from competition.errors import Refusal
 from competition.models import Competition, Member, Team
 from competition.services.table_plan import lock_championship, tables_beside
 from competition.writes import write
-from scoring import championship, rules
+from puzzle_rules import championship, rules
 
 __all__ = ["Advanced", "advance"]
 

@@ -25,8 +25,8 @@ from competition.errors import Refusal
 from competition.models import AuditEntry, Competition, Team
 from competition.services.table_plan import ensure_clock_free
 from competition.writes import Write, write
-from scoring import rules
-from scoring.formatting import format_hms
+from puzzle_rules import rules
+from puzzle_rules.formatting import format_hms
 
 __all__ = [
     "STOP_UNDO_WINDOW",

@@ -11,7 +11,7 @@ from competition.audit_actions import REVEAL_NEXT, REVEAL_START, SCREEN, SCREEN_
 from competition.errors import Refusal
 from competition.models import Competition, ScreenMode
 from competition.writes import Write, write
-from scoring import rules
+from puzzle_rules import rules
 
 __all__ = ["reveal_next", "reveal_start", "screen_hold", "screen_set"]
 

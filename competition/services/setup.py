@@ -23,7 +23,7 @@ from competition.models import DEFAULT_AT_TABLE, Championship, Competition, Disc
 from competition.services.championships import own_championship, slug_check, validate_slug
 from competition.services.table_plan import ensure_plan_kept
 from competition.writes import Write, write
-from scoring import rules
+from puzzle_rules import rules
 
 __all__ = [
     "competition_create",

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from competition.errors import Refusal
 from competition.locking import lock_championship
 from competition.models import Competition, Team
-from competition.table_plan import Clash, Seat, Span, clashes, span_of
+from puzzle_rules.table_plan import Clash, Seat, Span, clashes, span_of
 
 __all__ = [
     "clash_text",

@@ -4,7 +4,7 @@ the one formatter (scoring/formatting.py is pure: every app may use it)."""
 
 from django import template
 
-from scoring.formatting import format_hms
+from puzzle_rules.formatting import format_hms
 
 register = template.Library()
 

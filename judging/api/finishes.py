@@ -26,7 +26,7 @@ from judging.services import (
     finish_delete,
     finish_register,
 )
-from scoring.rules import deducted
+from puzzle_rules.rules import deducted
 
 
 class FinishOutSerializer(serializers.ModelSerializer):

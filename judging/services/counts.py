@@ -29,7 +29,7 @@ from judging.services._shared import (
     when,
     who,
 )
-from scoring import rules
+from puzzle_rules import rules
 
 __all__ = [
     "check_count",

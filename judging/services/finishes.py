@@ -34,9 +34,9 @@ from judging.services._shared import (
     who,
 )
 from judging.services.counts import void_count
-from scoring import rules
-from scoring.formatting import format_hms as _hms
-from scoring.rules import deducted
+from puzzle_rules import rules
+from puzzle_rules.formatting import format_hms as _hms
+from puzzle_rules.rules import deducted
 
 __all__ = ["finish_correct", "finish_delete", "finish_register", "plausibility"]
 

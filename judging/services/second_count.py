@@ -24,7 +24,7 @@ from competition.writes import Write, write
 from judging.models import Count, RequestId
 from judging.services import requests as request_ids
 from judging.services.counts import check_count_form, confirmation_state, placed_pieces
-from scoring import rules
+from puzzle_rules import rules
 
 __all__ = ["count_confirm"]
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 from competition.clock import Status
 from competition.models import Championship, Team
 from competition.selectors import championship_competitions
-from scoring.formatting import format_hms
+from puzzle_rules.formatting import format_hms
 
 POLL_SECONDS = 5  # a clock started or stopped in a competition's own room shows within this
 

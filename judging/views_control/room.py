@@ -15,7 +15,7 @@ from judging.selectors import counts_missing, objections_panel
 from judging.views_control import championship
 from judging.views_control.clock import ClockCorrectForm, ClockStartForm, clock_context
 from judging.views_control.tablets import tablets_context
-from scoring.formatting import format_hms
+from puzzle_rules.formatting import format_hms
 
 
 def _hms(seconds: int | None) -> str:

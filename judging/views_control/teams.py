@@ -19,7 +19,7 @@ from judging.models import Count, Finish
 from judging.selectors import team_audit
 from judging.spot_picker import MissingSpotsMixin
 from judging.views_control.common import refused
-from scoring.formatting import format_hms
+from puzzle_rules.formatting import format_hms
 
 
 def _team(competition: Competition, pk: int) -> Team:

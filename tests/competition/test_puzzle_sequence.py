@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from competition.models import Competition
 from competition.services import clock_start, puzzle_add, puzzle_delete, puzzle_update
-from scoring.rules import RuleViolation, check_new_position, check_puzzle_sequence
+from puzzle_rules.rules import RuleViolation, check_new_position, check_puzzle_sequence
 
 pytestmark = pytest.mark.django_db
 

@@ -25,7 +25,7 @@ from competition.services import (
     team_create,
     team_update,
 )
-from competition.table_plan import Seat, Span, clashes, span_of
+from puzzle_rules.table_plan import Seat, Span, clashes, span_of
 from tests.factories import PuzzleFactory
 
 # --- the pure comparison ---------------------------------------------------------------------

@@ -11,7 +11,7 @@ from competition.errors import Refusal
 from competition.models import AuditEntry, Puzzle
 from judging.models import Count, Finish
 from judging.services import count_record, finish_correct, finish_register
-from scoring import rules
+from puzzle_rules import rules
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -58,7 +58,7 @@ def run_together(jobs):
 
 
 def assert_standings_consistent(competition):
-    """The DB state passes the pure rules: scoring.rules.standings does not raise."""
+    """The DB state passes the pure rules: puzzle_rules.rules.standings does not raise."""
     puzzles = [
         rules.Puzzle(position=p.position, pieces=p.pieces)
         for p in Puzzle.objects.filter(competition=competition)

@@ -16,7 +16,7 @@ from judging.services import (
     count_record,
     request_cancel,
 )
-from scoring import rules
+from puzzle_rules import rules
 
 BASE = "/api/v1/competitions/dm-2026"
 

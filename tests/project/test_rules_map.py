@@ -34,7 +34,7 @@ def test_the_named_tests_exist():
 
 def test_the_named_functions_exist():
     named = re.findall(
-        r"`((?:championships|competition|judging|scoring)(?:\.\w+)+)`",
+        r"`((?:championships|competition|judging|scoring|puzzle_rules)(?:\.\w+)+)`",
         "\n".join(rule_rows().values()),
     )
     assert len(named) >= 10

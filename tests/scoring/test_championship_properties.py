@@ -6,8 +6,8 @@ does not depend on the order of the sources."""
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.championship import advancing, decide, label_ranking, r11_key
-from scoring.rules import standings
+from puzzle_rules.championship import advancing, decide, label_ranking, r11_key
+from puzzle_rules.rules import standings
 from tests.scoring.test_rules_properties import SETTINGS, competitions
 
 

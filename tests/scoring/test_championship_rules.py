@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from scoring.championship import Entrant, advancing, decide, label_ranking
-from scoring.rules import Finish, Puzzle, RuleViolation, Sheet, Standing, standings
+from puzzle_rules.championship import Entrant, advancing, decide, label_ranking
+from puzzle_rules.rules import Finish, Puzzle, RuleViolation, Sheet, Standing, standings
 
 REPO = Path(__file__).resolve().parents[2]
 PUZZLES = (Puzzle(1, 1000), Puzzle(2, 1000))
@@ -55,7 +55,7 @@ B = heat(("b1", 1500, 2900), ("b2", 800, 2500), ("b3", 700, 2000), ("b4", 0, Non
 
 def test_importing_the_championship_rules_loads_no_django():
     code = (
-        "import scoring.championship, sys; "
+        "import puzzle_rules.championship, sys; "
         "assert not any(m == 'django' or m.startswith('django.') for m in sys.modules)"
     )
     result = subprocess.run(

@@ -3,8 +3,8 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.pace import feed, pieces_per_minute, projected_finish
-from scoring.rules import Finish, Puzzle, Sheet, standings
+from puzzle_rules.pace import feed, pieces_per_minute, projected_finish
+from puzzle_rules.rules import Finish, Puzzle, Sheet, standings
 
 PUZZLES = (Puzzle(1, 500), Puzzle(2, 1000), Puzzle(3, 1000))
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from scoring.formatting import format_duration, format_hms
-from scoring.rules import (
+from puzzle_rules.formatting import format_duration, format_hms
+from puzzle_rules.rules import (
     Finish,
     Puzzle,
     RuleViolation,
@@ -45,9 +45,9 @@ def refused(code, sheets, puzzles=PUZZLES):
 
 
 def test_importing_the_rules_loads_no_django():
-    """The rules are pure: importing scoring.rules must not import Django."""
+    """The rules are pure: importing puzzle_rules.rules must not import Django."""
     code = (
-        "import scoring.rules, sys; "
+        "import puzzle_rules.rules, sys; "
         "assert not any(m == 'django' or m.startswith('django.') for m in sys.modules), "
         "sorted(m for m in sys.modules if m.startswith('django'))"
     )
@@ -471,7 +471,7 @@ def test_a_valid_sheet_at_the_edge_of_a_rule_takes_the_fast_path(sheet):
     fast pass, without the rule-by-rule check (`_score`), and scores them right."""
     from unittest import mock
 
-    from scoring import rules
+    from puzzle_rules import rules
 
     expected = one(sheet)
     with mock.patch.object(rules, "_score", side_effect=AssertionError("slow path")):

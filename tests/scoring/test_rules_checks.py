@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.rules import (
+from puzzle_rules.rules import (
     RuleViolation,
     check_clock_time,
     check_count,

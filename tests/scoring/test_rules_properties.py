@@ -14,8 +14,16 @@ import pytest
 from hypothesis import Phase, assume, given, settings
 from hypothesis import strategies as st
 
-from scoring import rules
-from scoring.rules import Finish, Puzzle, RuleViolation, Sheet, Standing, check_count, standings
+from puzzle_rules import rules
+from puzzle_rules.rules import (
+    Finish,
+    Puzzle,
+    RuleViolation,
+    Sheet,
+    Standing,
+    check_count,
+    standings,
+)
 
 # 150 examples a property. `make mutation` runs the tests once per mutant
 # (MUTATION_TESTING=1): fewer examples, always the same ones, and no shrinking of a failure.

@@ -3,8 +3,8 @@ whom it is placed and by how much, in one place (rules.tie_break) and one senten
 
 import pytest
 
-from scoring.formatting import duration_parts
-from scoring.rules import Standing, tie_break, tie_break_reason
+from puzzle_rules.formatting import duration_parts
+from puzzle_rules.rules import Standing, tie_break, tie_break_reason
 from scoring.selectors import short_duration, tie_break_sentence
 
 

@@ -7,7 +7,8 @@ from django.utils import timezone
 
 from competition.models import Competition, Team
 from judging.models import Finish, Objection
-from scoring import rules, selectors
+from puzzle_rules import rules
+from scoring import selectors
 from scoring.selectors import competition_standings, memo_clear
 from tests.factories import TeamFactory
 from tests.scoring.standings_data import count, finish, many_teams, running_competition

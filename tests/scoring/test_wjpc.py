@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.rules import Finish, Puzzle, Sheet, standings
+from puzzle_rules.rules import Finish, Puzzle, Sheet, standings
 
 FILE = "wjpc-2024-team-rounds.csv"
 ROUNDS = ["A", "B", "C", "final"]

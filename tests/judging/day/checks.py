@@ -12,7 +12,7 @@ from django.db.models.functions import Cast
 
 from competition.models import AuditEntry, Competition, Puzzle, Team
 from judging.models import Count, Finish, Objection, RequestId, Tablet, Warning
-from scoring import rules
+from puzzle_rules import rules
 
 # The 409 codes of docs/contracts.md "The HTTP API", in its order: the companion test asks for each
 # of them.

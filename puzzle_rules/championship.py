@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from scoring.rules import RuleViolation, Standing
+from puzzle_rules.rules import RuleViolation, Standing
 
 __all__ = [
     "Advancing",

@@ -59,7 +59,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.formatting import format_duration, format_hms, language_of
+from puzzle_rules.formatting import format_duration, format_hms, language_of
 
 __all__ = [
     "Finish",

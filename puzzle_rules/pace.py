@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from scoring.rules import Finish, Puzzle, Sheet, standings
+from puzzle_rules.rules import Finish, Puzzle, Sheet, standings
 
 __all__ = ["FeedItem", "feed", "pieces_per_minute", "projected_finish"]
 

@@ -1,6 +1,6 @@
 """The pure rules of a championship (docs/contracts.md "A championship of several
 competitions"): who goes on from earlier rounds, and one label's own ranking. Plain data in,
-plain data out, beside `scoring/rules.py` (no Django, no project module but the rules).
+plain data out, beside `rules.py` (no Django, no project module but the rules).
 
 Advancing (`advancing`, then `decide`): a round takes its entrants from the final standings
 of earlier rounds (the sources), the best N of each source (`per_source=True`) or the best N

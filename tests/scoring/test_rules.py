@@ -471,10 +471,10 @@ def test_a_valid_sheet_at_the_edge_of_a_rule_takes_the_fast_path(sheet):
     fast pass, without the rule-by-rule check (`_score`), and scores them right."""
     from unittest import mock
 
-    from puzzle_rules import rules
+    from puzzle_rules import ranking
 
     expected = one(sheet)
-    with mock.patch.object(rules, "_score", side_effect=AssertionError("slow path")):
+    with mock.patch.object(ranking, "_score", side_effect=AssertionError("slow path")):
         assert one(sheet) == expected
     whole = sum(PUZZLES[f.position - 1].pieces - f.missing.count(1) for f in sheet.finishes)
     assert expected.pieces == whole + (sheet.counted or 0)

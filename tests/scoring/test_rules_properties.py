@@ -14,7 +14,7 @@ import pytest
 from hypothesis import Phase, assume, given, settings
 from hypothesis import strategies as st
 
-from puzzle_rules import rules
+from puzzle_rules import ranking
 from puzzle_rules.rules import (
     Finish,
     Puzzle,
@@ -119,7 +119,7 @@ def test_a_valid_competition_is_scored_in_one_pass(competition):
     the rule-by-rule check `_score` is only for sheets that may break a rule."""
     puzzles, sheets = competition
     expected = standings(puzzles, sheets)
-    with mock.patch.object(rules, "_score", side_effect=AssertionError("slow path")):
+    with mock.patch.object(ranking, "_score", side_effect=AssertionError("slow path")):
         assert standings(puzzles, sheets) == expected
 
 

@@ -42,13 +42,13 @@ from scoring.api import cached_response, if_none_match
 from scoring.selectors import CACHE_SECONDS
 
 # This module extends the public pages: their live parts, language and programme entries.
-from scoring.views_public import (
+from scoring.views_public.live import (
     SCREEN_POLL_SECONDS,
     _language,
     _live_html,
     competition_screen,
-    programme_items,
 )
+from scoring.views_public.programmes import programme_items
 
 HTML = "text/html; charset=utf-8"
 

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from competition.inputs import whole_number
 from scoring.follow import feed_items, projection
 from scoring.selectors import standings_for
-from scoring.views_public import _language, _state
+from scoring.views_public.live import _language, _state
 
 CLOSE_SECONDS = 5 * 60  # "close to finishing": projected within the next five minutes
 OVERLAY_TOP = (1, 20)

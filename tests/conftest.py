@@ -25,12 +25,12 @@ def _clear_cache():
 
 @pytest.fixture
 def memo_clock(monkeypatch):
-    """The public reads' 1 s memo (scoring/selectors.py) on a clock the test moves with
+    """The public reads' 1 s memo (scoring/selectors/) on a clock the test moves with
     `.advance(seconds)`: a query count "within the second" holds however slow the machine
     is (on a busy one, 300 teams' standings took longer than the second)."""
     import types
 
-    from scoring import selectors
+    from scoring.selectors import programmes, state
 
     now = [1000.0]
 
@@ -38,7 +38,8 @@ def memo_clock(monkeypatch):
         now[0] += seconds
 
     clock = types.SimpleNamespace(monotonic=lambda: now[0], advance=advance)
-    monkeypatch.setattr(selectors, "time", clock)
+    monkeypatch.setattr(state, "time", clock)  # a competition's state
+    monkeypatch.setattr(programmes, "time", clock)  # a championship's programme
     return clock
 
 

@@ -50,7 +50,7 @@ def hms(total: int) -> str:
 
 @pytest.fixture
 def day(monkeypatch, competition, judge, desk, admin_user):
-    monkeypatch.setattr("scoring.views_public.POLL_SECONDS", POLL)
+    monkeypatch.setattr("scoring.views_public.live.POLL_SECONDS", POLL)
     return competition
 
 

@@ -169,7 +169,7 @@ def test_e2e_desk_checks_the_adult_and_the_fee_and_meets_the_error_summary(
 def test_e2e_phone_filters_the_leaderboard_and_opens_a_team_from_its_row(
     page, live_server, monkeypatch, shot
 ):
-    monkeypatch.setattr("scoring.views_public.POLL_SECONDS", 1)
+    monkeypatch.setattr("scoring.views_public.live.POLL_SECONDS", 1)
     c, puzzles, teams = live_competition()
     page.set_viewport_size(PHONE)
     page.goto(f"{live_server.url}/{c.slug}/")

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from competition.models import Team
 from scoring.selectors import competition_state, memo_clear
-from scoring.views_public import _live_key
+from scoring.views_public.live import _live_key
 from tests.factories import TeamFactory
 from tests.scoring.standings_data import count, finish, many_teams, running_competition
 

@@ -1,192 +1,33 @@
-"""Standings from the database (R7, R8, R9, R11), ranked by the pure rules and cached.
-
-One computation per change: the computed standings are cached in Django's cache per
-(competition, standings version, clock status). The version is bumped in the same
-transaction as every write that can change the standings; the status is in the key
-because the clock ends by itself without a write. What a reader sees is decided by the
-version in the database, never by process-local state, except that a public reader may
-reuse the version this process read less than a second ago (`MEMO_SECONDS`).
-
-When the recorded data breaks a rule, the public keeps the last good standings and staff
-see the error (`"error"`); nothing raises.
-"""
+"""A competition's standings body from the database (R7, R8, R9, R11): ranked by the pure rules,
+cached per (competition, standings version, clock status), the last good one kept when the
+data breaks a rule, held back for the reveal; and the body cut to the HTTP API's contract."""
 
 from __future__ import annotations
 
 import logging
-import threading
-import time
 
-from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Exists, OuterRef
-from django.utils import timezone, translation
-from django.utils.translation import gettext, pgettext
+from django.utils import timezone
 
-from competition.models import Championship, Competition, Discipline, Puzzle, Team
+from competition.models import Competition, Discipline, Puzzle, Team
 from judging.models import Finish, Objection
-from puzzle_rules import championship, formatting, rules
-from scoring import mirror_stamp
+from puzzle_rules import rules
+from scoring.selectors.state import competition_state
+from scoring.selectors.tie_break import _tie_break
 
 __all__ = [
     "CACHE_SECONDS",
-    "MEMO_SECONDS",
     "api_body",
-    "label_body",
     "competition_standings",
-    "competition_state",
-    "memo_blobs",
-    "memo_clear",
-    "programme",
-    "programme_blobs",
-    "programme_read",
     "reveal_places",
     "standings_for",
     "standings_key",
 ]
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("scoring.selectors")  # the name it always logged under
 
 CACHE_SECONDS = 6 * 3600
-MEMO_SECONDS = 1.0
-LANGUAGES = ("da", "en")
-
-# The state fields read on every request: small, one row.
-STATE_FIELDS = (
-    "id",
-    "slug",
-    "name",
-    "venue",
-    "starts_at",
-    "duration_minutes",
-    "started_at",
-    "stopped_at",
-    "finalised_at",
-    "standings_version",
-    "hide_motifs",
-    "screen_mode",
-    "screen_message",
-    "reveal_from",
-    "reveal_at",
-    "hold_results",
-    "second_count",
-    "discipline",  # the pages' words for an entrant (competition/words.py)
-)
-
-# slug -> (competition state, monotonic time read, bytes sent for that state). Public
-# readers only, for 1 s at most: then the version is read again and the bytes forgotten.
-_memo: dict[str, tuple[Competition, float, dict]] = {}
-_memo_lock = threading.Lock()
-
-
-def _on_mirror() -> bool:
-    """A public mirror (docs/contracts.md "The public mirror": MIRROR_TOKEN set, MIRROR_URL unset):
-    one worker's memo must not show a reader an older snapshot after another worker showed
-    the newer one (scoring/mirror_stamp.py)."""
-    return bool(settings.MIRROR_TOKEN) and not settings.MIRROR_URL
-
-
-def memo_clear() -> None:
-    """Forget the versions this process read (tests use it to act as another process)."""
-    with _memo_lock:
-        _memo.clear()
-        _programmes.clear()
-
-
-def competition_state(slug: str, *, fresh: bool = False) -> Competition | None:
-    """The competition's clock and standings version: one small query, or none when this
-    process read it less than `MEMO_SECONDS` ago and the caller is a public reader
-    (`fresh=False`); on a mirror only while no worker served a newer version. None when
-    there is no such competition."""
-    now = time.monotonic()
-    mirror = _on_mirror()
-    newest = mirror_stamp.seen(slug) if mirror else 0
-    if not fresh:
-        hit = _memo.get(slug)
-        fresh_enough = hit is not None and now - hit[1] < MEMO_SECONDS
-        if fresh_enough and hit is not None and hit[0].standings_version >= newest:
-            return hit[0]
-    state = Competition.objects.only(*STATE_FIELDS).filter(slug=slug).first()
-    if mirror and state is not None and state.standings_version > newest:
-        mirror_stamp.raise_to(slug, state.standings_version)  # before it is served
-    with _memo_lock:
-        if state is None:
-            _memo.pop(slug, None)
-        else:
-            if len(_memo) > 1000:
-                _memo.clear()
-            _memo[slug] = (state, now, {})
-    return state
-
-
-# slug -> ((championship, its competitions' states), monotonic time read, bytes sent for
-# them): a championship's programme, for public readers, as `_memo` for a competition.
-_programmes: dict[str, tuple[tuple[Championship, list[Competition]], float, dict]] = {}
-
-
-def programme(slug: str, *, fresh: bool = True) -> tuple[Championship, list[Competition]] | None:
-    """A championship's programme (`/<slug>/` of a championship): the championship and its
-    competitions' states, by planned start then name, in two queries whatever their number
-    (each competition's standings then come from `standings_for`, cached per version), or
-    none when this process read them less than `MEMO_SECONDS` ago and the caller is a public
-    reader of the programme page (`fresh=False`; on a mirror only while no worker of the host
-    served a newer version of one of its competitions, scoring/mirror_stamp.py). None when no
-    championship has `slug`."""
-    now = time.monotonic()
-    mirror = _on_mirror()
-    if not fresh:
-        hit = _programmes.get(slug)
-        fresh_enough = hit is not None and now - hit[1] < MEMO_SECONDS
-        if fresh_enough and hit is not None and (not mirror or _not_behind(hit[0][1])):
-            return hit[0]
-    championship = Championship.objects.filter(slug=slug).first()
-    if championship is None:
-        return None
-    competitions = list(
-        Competition.objects.only(*STATE_FIELDS, "championship_id", "discipline", "round")
-        .filter(championship_id=championship.pk)
-        .order_by("starts_at", "name", "id")
-    )
-    if mirror:
-        for c in competitions:  # before they are served, as competition_state does
-            mirror_stamp.raise_to(c.slug, c.standings_version)
-    found = (championship, competitions)
-    with _memo_lock:
-        if len(_programmes) > 1000:
-            _programmes.clear()
-        _programmes[slug] = (found, now, {})
-    return found
-
-
-def _not_behind(competitions: list[Competition]) -> bool:
-    """No worker of this mirror host served a newer version of any of `competitions`."""
-    return all(c.standings_version >= mirror_stamp.seen(c.slug) for c in competitions)
-
-
-def programme_read(slug: str) -> bool:
-    """True when this process read the programme of a championship `slug` less than
-    `MEMO_SECONDS` ago: `/<slug>/` is that championship's, not a competition's (a slug of a
-    championship never becomes a competition's: one namespace)."""
-    hit = _programmes.get(slug)
-    return hit is not None and time.monotonic() - hit[1] < MEMO_SECONDS
-
-
-def programme_blobs(slug: str, found: tuple) -> dict:
-    """As `memo_blobs`, for the programme `found` of the championship `slug`."""
-    hit = _programmes.get(slug)
-    if hit is not None and hit[0] is found and time.monotonic() - hit[1] < MEMO_SECONDS:
-        return hit[2]
-    return {}
-
-
-def memo_blobs(state: Competition) -> dict:
-    """A dict that lives exactly as long as this process's 1 s memo of `state`: answers
-    already fetched from the shared cache for this version may be kept in it. Outside the
-    memo (a fresh read replaced it, or the second is over) a throwaway dict."""
-    hit = _memo.get(state.slug)
-    if hit is not None and hit[0] is state and time.monotonic() - hit[1] < MEMO_SECONDS:
-        return hit[2]
-    return {}
 
 
 def standings_key(state: Competition, status: str) -> str:
@@ -426,41 +267,6 @@ def _compute(state: Competition, status: str) -> tuple[dict, dict]:
     return staff, body(public=True)
 
 
-def short_duration(seconds: int) -> str:
-    """A gap as a scoreboard writes it: "58 sek.", "1 min. 40 sek.", "1 t. 5 min." (the
-    units of formatting.duration_parts), in the active language."""
-    units = {
-        "hour": pgettext("duration", "%(n)s h"),
-        "minute": pgettext("duration", "%(n)s min."),
-        "second": pgettext("duration", "%(n)s sec."),
-    }
-    return " ".join(units[unit] % {"n": n} for unit, n in formatting.duration_parts(seconds))
-
-
-def tie_break_sentence(gap: tuple[str, int | None], ahead_name: str, language: str) -> str:
-    """R11 told from the team behind, for a phone's row: ahead of whom it is placed and by
-    how much (`gap` from rules.tie_break)."""
-    kind, seconds = gap
-    with translation.override(language):
-        if kind == "earlier":
-            return gettext(
-                "Same number of pieces as %(name)s, but the last whole puzzle was finished "
-                "%(delta)s later."
-            ) % {"name": ahead_name, "delta": short_duration(seconds)}
-        if kind == "only":
-            return gettext("Same number of pieces as %(name)s, but no whole puzzle finished.") % {
-                "name": ahead_name
-            }
-        if kind == "same_time":
-            return gettext(
-                "Same number of pieces as %(name)s, and the last whole puzzle finished at the "
-                "same second: shared place."
-            ) % {"name": ahead_name}
-        return gettext(
-            "Same number of pieces as %(name)s, and neither finished a whole puzzle: shared place."
-        ) % {"name": ahead_name}
-
-
 def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id, alone) -> dict:
     out_finishes = []
     before = 0
@@ -518,67 +324,6 @@ def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id, alone) 
         # The organiser's labels (ung, senior, gæst): each has its own ranking (`label_body`).
         "labels": list(team["labels"]) if isinstance(team["labels"], list) else [],
     }
-
-
-def _tie_break(previous: rules.Standing, s: rules.Standing, ahead_name: str, alone: bool) -> tuple:
-    """R11 told for `s` ranked after `previous` (called `ahead_name`, one puzzler when `alone`):
-    ({"da", "en"} sentences, the same in a few words), or (None, None) when there is nothing
-    to tell."""
-    if s.pieces <= 0:  # nothing to explain while nobody has pieces
-        return None, None
-    try:
-        texts = {
-            lang: rules.tie_break_reason(
-                previous, s, ahead_name=ahead_name, language=lang, with_time=True, alone=alone
-            )
-            for lang in LANGUAGES
-        }
-        gap = rules.tie_break(previous, s)
-    except ValueError:
-        return None, None
-    if not texts.get("da") or gap is None:
-        return None, None
-    return texts, {lang: tie_break_sentence(gap, ahead_name, lang) for lang in LANGUAGES}
-
-
-def label_body(state: Competition, body: dict, label: str) -> dict:
-    """`body` (a standings body) with only the entrants that carry `label`, ranked among
-    themselves by the same rules (`championship.label_ranking`: 1, 2, 2, 4; disqualified
-    last); `label` says which. No query: each row holds its entrant's labels. While the
-    final order is held for the reveal (`held`) a label's ranking would tell it: no rows
-    then."""
-    label = label.strip().lower()
-    if body.get("held"):
-        return {**body, "label": label, "standings": []}
-    carrying = {r["team"]["id"] for r in body["standings"] if label in r.get("labels", ())}
-    rows = {r["team"]["id"]: r for r in body["standings"]}
-    ranked = championship.label_ranking(
-        [
-            rules.Standing(
-                rank=r["rank"],
-                team=pk,
-                pieces=r["pieces"],
-                finished=r["finished"],
-                last_finish_seconds=r["last_finish_seconds"],
-                disqualified=r["disqualified"],
-            )
-            for pk, r in rows.items()
-        ],
-        carrying,
-    )
-    # The tie-break sentences of the whole ranking name the entrant above there: each is
-    # told again from the entrant above in this one.
-    standings = []
-    previous: rules.Standing | None = None
-    alone = state.discipline == Discipline.INDIVIDUAL
-    for s in ranked:
-        row = rows[s.team]
-        told = (None, None)
-        if previous is not None and s.rank is not None:
-            told = _tie_break(previous, s, rows[previous.team]["team"]["name"], alone)
-        standings.append({**row, "rank": s.rank, "tie_break": told[0], "tie_break_short": told[1]})
-        previous = s
-    return {**body, "label": label, "standings": standings}
 
 
 def api_body(body: dict, *, confirmed: bool = False) -> dict:

@@ -88,7 +88,7 @@ messages: venv
 bench: venv
 	$(BIN)/python bench/run.py
 
-# Mutation testing of scoring/rules.py and judging/services/finishes.py (mutmut; settings in
+# Mutation testing of the rules (puzzle_rules/) and judging/services/finishes.py (mutmut; see
 # pyproject.toml [tool.mutmut]). Slow (see README), so not part of `make test` or `make ci`.
 # Prints the score; fails when a mutant survives that MUTATION.md does not explain.
 MUTATION_CHILDREN ?= 2

@@ -124,7 +124,7 @@ def _final_rows(source: Competition) -> list[dict]:
 def advancing(
     rounds: Sequence[Competition], *, best: int, per_source: bool
 ) -> tuple[championship.Advancing, dict[int, dict]]:
-    """Who goes on from the final `rounds` (`scoring/championship.py`), and each candidate's
+    """Who goes on from the final `rounds` (`puzzle_rules/championship.py`), and each candidate's
     row of its round's standings by team id (name, rank, pieces, last whole puzzle)."""
     rows: dict[int, dict] = {}
     standings: dict[str, list[rules.Standing]] = {}

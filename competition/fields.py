@@ -1,7 +1,7 @@
 """The two form fields every form that takes a clock time or missing spots uses.
 
 They check only the shape and have one message each; the rules (a time within the
-competition, pieces that fit the puzzle, R8) stay with the services and scoring/rules.py.
+competition, pieces that fit the puzzle, R8) stay with the services and puzzle_rules/rules.py.
 The judge's tablet accepts the same times (static/js: `^(?:(\\d+):)?([0-5]?\\d):([0-5]\\d)$`).
 """
 

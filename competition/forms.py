@@ -77,7 +77,7 @@ MAX_PUZZLE_FORMS = 100
 
 def member_formset(extra: int, most: int | None = None):
     """The member rows: `extra` empty ones, any number; or exactly `most` rows and never more
-    (an individual's one puzzler, a pair's two: competition/words.py `member_limit`)."""
+    (an individual's one puzzler, a pair's two: competition/words/ `member_limit`)."""
     if most is not None:
         return forms.formset_factory(
             MemberForm, extra=most, max_num=most, absolute_max=most, validate_max=True

@@ -317,7 +317,7 @@ class Team(models.Model):
         verbose_name=_("went on from"),
     )
     # Labels the organiser gives an entrant ("ung", "senior", "gæst"): each label has its
-    # own ranking among the entrants carrying it (scoring/championship.py `label_ranking`).
+    # own ranking among the entrants carrying it (puzzle_rules/championship.py `label_ranking`).
     labels = models.JSONField(_("labels"), default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -325,7 +325,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("TEST", {}).setdefault(
         "NAME", str(Path(tempfile.gettempdir()) / f"puslespil-test-{os.getpid()}.sqlite3")
     )
-# Snapshots while a competition is on (judging/backups.py): every BACKUP_MINUTES (0 = off;
+# Snapshots while a competition is on (judging/backups/): every BACKUP_MINUTES (0 = off;
 # `make hall` uses 5), after each clock stop and finalise; the newest BACKUP_KEEP periodic
 # ones are kept.
 BACKUP_MINUTES = float(os.environ.get("BACKUP_MINUTES", "0") or 0)

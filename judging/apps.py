@@ -13,7 +13,7 @@ class JudgingConfig(AppConfig):
         from competition.services.privacy import personal_data_erased
         from judging import backups
 
-        # Backups while the day runs (judging/backups.py): periodic after a response has
+        # Backups while the day runs (judging/backups/): periodic after a response has
         # been sent, and once a clock stop or finalise has committed (audit_record calls it
         # on commit for the actions with a `snapshot`, competition/audit_actions.py).
         request_finished.connect(backups.after_request, dispatch_uid="backups.after_request")

@@ -1,7 +1,7 @@
 """Followers beyond the hall's tables: the speaker's feed and the stream overlay (public).
 
 Both read only the public standings (never an unconfirmed count, never a personal value)
-and say what they guess: a projection is "forventet", never a result (scoring/pace.py).
+and say what they guess: a projection is "forventet", never a result (puzzle_rules/pace.py).
 """
 
 from django.http import HttpResponseBadRequest

@@ -1,6 +1,6 @@
 """Advancing (docs/contracts.md "A championship of several competitions"): a round takes its
 entrants from the final standings of earlier rounds, the best N of each or the best N of all
-(R11; `scoring/championship.py` decides who). The head judge advances once the sources are
+(R11; `puzzle_rules/championship.py` decides who). The head judge advances once the sources are
 final; a tie at the cut is shown (409 `tie_at_cut`) and decided by taking the whole tie or
 choosing, audited. The advanced entrants are new teams of the round with the names, members,
 contacts and labels of their source team (`Team.advanced_from`); the sources never change.

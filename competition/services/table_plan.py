@@ -1,7 +1,7 @@
 """One hall, one table plan: the checks (docs/contracts.md "A championship of several
 competitions"). The competitions of a championship that run at the same time have distinct
 tables; what "at the same time" means, and the comparison, are pure
-(`competition/table_plan.py`).
+(`puzzle_rules/table_plan.py`).
 
 Every path that gives an entrant a table asks here: the desk's team form and the API
 (`teams.py`: a new team, a changed table), the spreadsheet import (`imports/plan.py`, row by

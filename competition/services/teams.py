@@ -81,7 +81,7 @@ def next_free_table(competition: Competition, taken: Iterable[int] = ()) -> int:
 
 def members_clean(members: Iterable[dict], discipline: str = Discipline.TEAM) -> list[dict]:
     """Plain member dicts, blank rows dropped; R3: an under-15 member needs an adult; an
-    individual entrant is one puzzler and a pair two at most (competition/words.py).
+    individual entrant is one puzzler and a pair two at most (competition/words/).
 
     Raises ValidationError({"members": [...]}) naming every member that breaks a rule.
     """

@@ -1,6 +1,6 @@
 """`{{ seconds|hms }}`: a time on the competition clock as h:mm:ss ("1:02:03"), a dash when
-there is none. The one template filter for clock times; it calls scoring.formatting.format_hms,
-the one formatter (scoring/formatting.py is pure: every app may use it)."""
+there is none. The one template filter for clock times; it calls puzzle_rules.formatting.format_hms,
+the one formatter (puzzle_rules/formatting.py is pure: every app may use it)."""
 
 from django import template
 

@@ -1,5 +1,5 @@
 """`{% entrant "No teams yet." %}`: a team competition's text in the words of the page's
-competition's discipline (deltager, par, hold; competition/words.py).
+competition's discipline (deltager, par, hold; competition/words/).
 
 As `{% translate %}` and `{% blocktranslate %}` do: the translation is trusted, the values
 put into it are escaped (`{% entrant "Teams shown: %(n)s" n=teams|length %}`); a count's
@@ -18,7 +18,7 @@ register = template.Library()
 @register.simple_tag(takes_context=True)
 def entrant(context, msgid: str, **values) -> str:
     if msgid not in TEXTS:
-        raise template.TemplateSyntaxError(f"{msgid!r} is not in competition/words.py TEXTS")
+        raise template.TemplateSyntaxError(f"{msgid!r} is not in competition/words/ TEXTS")
     rendered = {name: render_value_in_context(value, context) for name, value in values.items()}
     if isinstance(values.get("n"), int):  # a count chooses the sentence's form by its number
         rendered["n"] = values["n"]

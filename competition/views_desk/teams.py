@@ -199,7 +199,7 @@ def _competition_day(competition: Competition) -> bool:
 
 def _save_team(request, competition: Competition, team: Team | None):
     """Register (team None) or edit a team with its members and labels. An individual entrant
-    is one puzzler (its name is the entrant's), a pair two (competition/words.py)."""
+    is one puzzler (its name is the entrant's), a pair two (competition/words/)."""
     check_in = "check_in" in request.POST
     solo = competition.discipline == Discipline.INDIVIDUAL
     MemberFormSet = member_formset(

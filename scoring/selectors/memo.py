@@ -34,7 +34,7 @@ STATE_FIELDS = (
     "reveal_at",
     "hold_results",
     "second_count",
-    "discipline",  # the pages' words for an entrant (competition/words.py)
+    "discipline",  # the pages' words for an entrant (competition/words/)
 )
 
 

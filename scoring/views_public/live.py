@@ -120,7 +120,7 @@ def screen_context(state, body, label=None) -> dict:
         "ticker": None,
     }
     if mode == "ticker" and not body.get("held"):
-        # The speaker's feed, newest first, as many lines as a TV shows (scoring/pace.py).
+        # The speaker's feed, newest first, as many lines as a TV shows (puzzle_rules/pace.py).
         context["ticker"] = feed_items(state, body["status"], body)[:TICKER_LINES]
     at, first = state.reveal_at, state.reveal_from
     if mode == "reveal" and at is not None:

@@ -3,7 +3,7 @@
  * format and the "%(n)s" placeholders of the server's translated texts. No DOM here: the
  * Node tests (tests/js/format_unit.mjs) import it as it is. */
 
-/* Whole seconds as h:mm:ss ("1:23:45", "0:00:45"): scoring.rules.format_hms. A clock that
+/* Whole seconds as h:mm:ss ("1:23:45", "0:00:45"): puzzle_rules.formatting.format_hms. A clock that
  * runs past zero shows 0:00:00, and a fraction of a second is not yet a second. */
 export function hms(seconds) {
   const s = Math.max(0, Math.floor(Number(seconds) || 0));

@@ -1,6 +1,6 @@
 """The words of a discipline (docs/contracts.md "A championship of several competitions",
 GLOSSARY.md): the pages of a competition of individuals speak of a "deltager", of pairs of a
-"par", of teams of a "hold" (competition/words.py), as a Dane writes each sentence; a team
+"par", of teams of a "hold" (competition/words/), as a Dane writes each sentence; a team
 competition's pages say what they always said. An individual is one puzzler, a pair two."""
 
 import csv

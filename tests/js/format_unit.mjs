@@ -4,7 +4,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { fmt, hms, numberFormat, parseHms, until } from "../../static/js/format.mjs";
 
-test("hms: h:mm:ss like scoring.rules.format_hms, never negative, whole seconds", () => {
+test("hms: h:mm:ss like puzzle_rules.formatting.format_hms, never negative, whole seconds", () => {
   assert.equal(hms(0), "0:00:00");
   assert.equal(hms(45), "0:00:45");
   assert.equal(hms(5025), "1:23:45");

@@ -744,11 +744,11 @@ class TestCounts:
         assert not Count.objects.filter(team=teams[0]).exists()
 
 
-# --- each rule of scoring/rules.py, at the service ----------------------------------------
+# --- each rule of puzzle_rules/rules.py, at the service ----------------------------------
 
 
 class TestEachRuleAtTheService:
-    """The rules' refusal codes (scoring/rules.py) have their guard in the services too, so
+    """The rules' refusal codes (puzzle_rules/rules.py) have their guard in the services too, so
     a judge cannot record what the standings would refuse. (R7's order, R8's spots, R9's
     count and R10's times are in the classes above; these are the ones only the API's
     serializers checked.)"""

@@ -1,4 +1,4 @@
-"""Property tests of the pure championship rules (scoring/championship.py) with hypothesis:
+"""Property tests of the pure championship rules (puzzle_rules/championship.py) with hypothesis:
 a label's ranking is the rules run on that label's sheets alone; advancing never passes a
 higher entrant over for a lower one, fills exactly its seats when no tie is at a cut, and
 does not depend on the order of the sources."""

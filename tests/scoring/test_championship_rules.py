@@ -1,4 +1,4 @@
-"""The pure championship rules (scoring/championship.py): advancing from earlier rounds and
+"""The pure championship rules (puzzle_rules/championship.py): advancing from earlier rounds and
 one label's own ranking, one test per case and per refusal code."""
 
 import subprocess

@@ -1,4 +1,4 @@
-"""Pace, projections and the speaker's feed (scoring/pace.py): pure, never a result."""
+"""Pace, projections and the speaker's feed (puzzle_rules/pace.py): pure, never a result."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st

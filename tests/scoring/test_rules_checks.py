@@ -1,4 +1,4 @@
-"""The one-record checks of scoring/rules.py that the judging services call (R5, R7-R10)."""
+"""The one-record checks of puzzle_rules/rules.py that the judging services call (R5, R7-R10)."""
 
 import pytest
 from hypothesis import given

@@ -12,8 +12,9 @@ from django.utils.translation import gettext as _
 
 from competition import selectors
 from competition.errors import Refusal
+from competition.inputs import whole_number
 from competition.models import Championship, Competition, Team
-from competition.views_desk.lists import FILTERS, is_missing, matches
+from competition.views_desk.lists import FILTERS, added_first, is_missing, matches
 
 __all__ = [
     "desk",
@@ -67,6 +68,7 @@ def _context(request, championship: Championship) -> dict:
     f = request.GET.get("f", "")
     f = f if f in FILTERS else ""
     shown = [t for t in teams if matches(t, q) and FILTERS.get(f, lambda t: True)(t)]
+    added_first(shown, whole_number(request.GET.get("added", "")))
     now = timezone.now()
     _mark(shown, now)
     return {

@@ -19,7 +19,7 @@ from competition.inputs import redirect_next, whole_number
 from competition.models import Competition, Discipline, Team
 from competition.roles import DESK, staff_view
 from competition.views_desk import championship
-from competition.views_desk.lists import FILTERS, is_missing, matches
+from competition.views_desk.lists import FILTERS, added_first, is_missing, matches
 from competition.words import member_limit
 
 
@@ -34,12 +34,7 @@ def _desk_context(request, competition: Competition) -> dict:
         shown.sort(key=lambda t: not is_missing(t))
     # A team just registered (a walk-in at table 41) first and marked; one just edited whose
     # table card is out of date: the reprint suggestion.
-    added = whole_number(request.GET.get("added", ""))
-    for index, team in enumerate(shown):
-        if team.pk == added:
-            team.just_added = True
-            shown.insert(0, shown.pop(index))
-            break
+    added = added_first(shown, whole_number(request.GET.get("added", "")))
     changed = whole_number(request.GET.get("reprint", ""))
     return {
         "competition": competition,
@@ -49,7 +44,7 @@ def _desk_context(request, competition: Competition) -> dict:
         "f": f if f in FILTERS else "",
         "past_deadline": past_deadline,
         "deadline_iso": competition.check_in_deadline.isoformat(),
-        "added": next((t for t in shown if t.pk == added), None),
+        "added": added,
         "reprint": next((t for t in teams if t.pk == changed), None),
         "filters": [
             ("", _("All"), "all"),

@@ -52,6 +52,10 @@ def test_a_walk_in_asks_which_competition_and_is_registered_in_it(client, desk, 
     new = Team.objects.get(name="Cecilie Carlsen")
     assert new.competition_id == heat.pk and new.checked_in_at is not None
     assert AuditEntry.objects.filter(team=new, action="team_create", user=desk).exists()
+    # Back on the championship's desk the walk-in is first and marked.
+    landed = client.get(response["Location"]).content.decode()
+    assert landed.index(f'id="team-{new.pk}"') < landed.index(f'id="team-{_t["duo"].pk}"')
+    assert "lige tilmeldt" in row(landed, new) and "is-new" in row(landed, new)
     # A final competition is not offered even by its address: the choice again.
     again = client.get(
         reverse("desk:team_new", args=[championship.slug]), {"competition": "finale"}

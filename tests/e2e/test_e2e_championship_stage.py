@@ -226,6 +226,8 @@ def test_a_walk_in_at_the_championships_desk_is_registered_checked_in_and_paid(
         page.get_by_role("button", name="Tilmeld par", exact=True).click()
         expect(page).to_have_url(re.compile(rf"/desk/{championship.slug}/\?added=\d+$"))
         row = page.locator(".entrant-row", has_text="Sidste Brik")
+        expect(page.locator(".entrant-row").first).to_contain_text("Sidste Brik")
+        expect(row).to_contain_text("lige tilmeldt")
         expect(row.locator("[data-entrant-competition]")).to_contain_text("DM Par")
         expect(row).to_contain_text("Tjekket ind")
         pairs_counts = page.locator(f'#desk-counts tr[data-competition="{pairs.slug}"]')

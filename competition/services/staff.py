@@ -87,32 +87,42 @@ def _log_out_everywhere(user) -> dict:
     return {"tokens": tokens, "sessions": len(sessions)}
 
 
-def _password_changed(user, *, competition, by, action) -> dict:
+def _audit(*, competition, championship, by, action, after: dict) -> None:
+    """A staff write audited in `competition`, or in every competition of `championship`
+    (the judges page of a championship: its judges judge them all), or nowhere (the command
+    line)."""
+    competitions = [competition] if competition is not None else []
+    if championship is not None:
+        competitions = list(championship.competitions.order_by("starts_at", "id"))
+    for where in competitions:
+        audit_record(competition=where, user=by, action=action, after=after)
+
+
+def _password_changed(user, *, competition, by, action, championship=None) -> dict:
     """The new password (or none) saved: every token and session of `user` ends, audited in
-    `competition` when there is one."""
+    `competition` (or `championship`'s) when there is one."""
     user.save(update_fields=["password"])
     done = _log_out_everywhere(user)
-    if competition is not None:
-        audit_record(
-            competition=competition,
-            user=by,
-            action=action,
-            after={"username": user.get_username(), **done},
-        )
+    after = {"username": user.get_username(), **done}
+    _audit(competition=competition, championship=championship, by=by, action=action, after=after)
     return done
 
 
 @transaction.atomic
-def staff_revoke(*, user, competition=None, by=None) -> dict:
+def staff_revoke(*, user, competition=None, by=None, championship=None) -> dict:
     """A lost tablet: every API token and every logged-in session of `user` stop working,
     and the password can no longer log in, so neither the tablet nor whoever holds the
     slip gets in again (the head judge makes a new password for a new slip)."""
     user.set_unusable_password()
-    return _password_changed(user, competition=competition, by=by, action=STAFF_REVOKE)
+    return _password_changed(
+        user, competition=competition, championship=championship, by=by, action=STAFF_REVOKE
+    )
 
 
 @transaction.atomic
-def judge_login_create(*, competition, username: str, by, password: str = "") -> tuple:
+def judge_login_create(
+    *, competition=None, username: str, by, password: str = "", championship=None
+) -> tuple:
     """A judge's login from the control room: (user, password); a given password is
     validated (ValidationError), else a strong one is made. The password is returned once,
     for the slip; only its hash is kept."""
@@ -127,18 +137,21 @@ def judge_login_create(*, competition, username: str, by, password: str = "") ->
         )
     password = password or password_generate()
     user, _created, _key = staff_upsert(username=username, role=JUDGE, password=password)
-    audit_record(
-        competition=competition, user=by, action=STAFF_CREATE, after={"username": username}
+    after = {"username": username}
+    _audit(
+        competition=competition, championship=championship, by=by, action=STAFF_CREATE, after=after
     )
     return user, password
 
 
 @transaction.atomic
-def judge_password_new(*, competition, user, by) -> str:
+def judge_password_new(*, competition=None, user, by, championship=None) -> str:
     """A new strong password for a judge's login, for a new slip: the old one (and every
     tablet logged in with it) stops working."""
     password = password_generate()
     validate_password(password, user)
     user.set_password(password)
-    _password_changed(user, competition=competition, by=by, action=STAFF_PASSWORD)
+    _password_changed(
+        user, competition=competition, championship=championship, by=by, action=STAFF_PASSWORD
+    )
     return password

@@ -12,10 +12,18 @@ from django.utils.translation import gettext as _
 
 from competition import selectors
 from competition.errors import Refusal
+from competition.inputs import whole_number
 from competition.models import Championship, Competition, Team
-from competition.views_desk.lists import FILTERS, matches
+from competition.views_desk.lists import FILTERS, added_first, is_missing, matches
 
-__all__ = ["desk", "row_action"]
+__all__ = [
+    "desk",
+    "missing",
+    "refunds",
+    "row_action",
+    "walk_in_choice",
+    "walk_in_competition",
+]
 
 
 def _filters() -> list[tuple[str, str, str]]:
@@ -23,6 +31,7 @@ def _filters() -> list[tuple[str, str, str]]:
         ("", _("All"), "all"),
         ("in", _("Checked in"), "in"),
         ("missing", _("Not checked in"), "missing"),
+        ("unpaid", _("Fee unpaid"), "unpaid"),
         ("withdrawn", _("Withdrawn"), "withdrawn"),
     ]
 
@@ -59,6 +68,7 @@ def _context(request, championship: Championship) -> dict:
     f = request.GET.get("f", "")
     f = f if f in FILTERS else ""
     shown = [t for t in teams if matches(t, q) and FILTERS.get(f, lambda t: True)(t)]
+    added_first(shown, whole_number(request.GET.get("added", "")))
     now = timezone.now()
     _mark(shown, now)
     return {
@@ -108,21 +118,71 @@ def _row_answer(request, championship: Championship, team: Team, status: str, re
     )
 
 
-def row_action(service, status):
+def row_action(service, status, arguments=lambda request: {}):
     """The championship's side of a one-tap write on an entrant's row
     (competition/views_desk/teams.py `_team_action`): the entrant of any competition of the
     championship (404 for another's), the same service (its lock, its refusals, its audit
-    entry), the row answered with its competition named. A refusal (the results are final)
-    is said in the status line and writes nothing."""
+    entry; `arguments(request)`: the tap's own, as the fee's paid or not), the row answered
+    with its competition named. A refusal (the results are final) is said in the status line
+    and writes nothing."""
 
     def view(request, championship: Championship, pk: int):
         team = selectors.championship_team_get(championship=championship, pk=pk)
         competition = team.competition
         try:
-            team = service(team=team, by=request.user)
+            team = service(team=team, by=request.user, **arguments(request))
         except Refusal as refusal:
             return _row_answer(request, championship, team, str(refusal.message), True)
         team.competition = competition
         return _row_answer(request, championship, team, status(team), False)
 
     return view
+
+
+def _open(championship: Championship) -> list[Competition]:
+    """The competitions a walk-in can still join: those whose results are not final."""
+    competitions = selectors.championship_competitions(championship=championship)
+    return [c for c in competitions if c.finalised_at is None]
+
+
+def walk_in_competition(request, championship: Championship) -> Competition | None:
+    """The competition a walk-in is registered in (`?competition=<slug>`, one of `_open`)."""
+    chosen = request.GET.get("competition", "")
+    return next((c for c in _open(championship) if c.slug == chosen), None)
+
+
+def walk_in_choice(request, championship: Championship):
+    """A walk-in at the championship's desk: first which competition."""
+    return render(
+        request,
+        "competition/desk_championship_walk_in.html",
+        {"championship": championship, "competitions": _open(championship)},
+    )
+
+
+def _across(championship: Championship, keep) -> dict:
+    """The championship's pages of entrants: its competitions and the entrants `keep` says,
+    each with its competition."""
+    competitions = selectors.championship_competitions(championship=championship)
+    teams = selectors.championship_teams(championship=championship, competitions=competitions)
+    return {
+        "championship": championship,
+        "competitions": competitions,
+        "teams": [t for t in teams if keep(t)],
+        "now": timezone.now(),
+    }
+
+
+def missing(request, championship: Championship):
+    """ "Mangler" across the championship: the entrants not checked in (R2) of its
+    competitions not yet final, with the contact's phone, to call round or print."""
+    context = _across(championship, lambda t: is_missing(t) and t.competition.finalised_at is None)
+    for team in context["teams"]:
+        team.past_deadline = context["now"] >= team.competition.check_in_deadline
+    return render(request, "competition/desk_championship_missing.html", context)
+
+
+def refunds(request, championship: Championship):
+    """P2 across the championship: every entrant that paid its fee, with its competition."""
+    context = _across(championship, lambda t: t.fee_paid)
+    return render(request, "competition/desk_championship_refunds.html", context)

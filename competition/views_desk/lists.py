@@ -25,3 +25,14 @@ def matches(team: Team, q: str) -> bool:
 def is_missing(team: Team) -> bool:
     """R2: not checked in and not withdrawn."""
     return team.checked_in_at is None and not team.withdrawn
+
+
+def added_first(shown: list[Team], added: int | None) -> Team | None:
+    """The entrant just registered (a walk-in, `?added=<id>`) first in `shown` and marked
+    `just_added`; it is returned (None when not shown)."""
+    for index, team in enumerate(shown):
+        if team.pk == added:
+            team.just_added = True
+            shown.insert(0, shown.pop(index))
+            return team
+    return None

@@ -19,7 +19,7 @@ from competition.inputs import redirect_next, whole_number
 from competition.models import Competition, Discipline, Team
 from competition.roles import DESK, staff_view
 from competition.views_desk import championship
-from competition.views_desk.lists import FILTERS, is_missing, matches
+from competition.views_desk.lists import FILTERS, added_first, is_missing, matches
 from competition.words import member_limit
 
 
@@ -34,12 +34,7 @@ def _desk_context(request, competition: Competition) -> dict:
         shown.sort(key=lambda t: not is_missing(t))
     # A team just registered (a walk-in at table 41) first and marked; one just edited whose
     # table card is out of date: the reprint suggestion.
-    added = whole_number(request.GET.get("added", ""))
-    for index, team in enumerate(shown):
-        if team.pk == added:
-            team.just_added = True
-            shown.insert(0, shown.pop(index))
-            break
+    added = added_first(shown, whole_number(request.GET.get("added", "")))
     changed = whole_number(request.GET.get("reprint", ""))
     return {
         "competition": competition,
@@ -49,7 +44,7 @@ def _desk_context(request, competition: Competition) -> dict:
         "f": f if f in FILTERS else "",
         "past_deadline": past_deadline,
         "deadline_iso": competition.check_in_deadline.isoformat(),
-        "added": next((t for t in shown if t.pk == added), None),
+        "added": added,
         "reprint": next((t for t in teams if t.pk == changed), None),
         "filters": [
             ("", _("All"), "all"),
@@ -97,17 +92,19 @@ def _team_action(service, status, across=False, **extra):
     desk sees that a fee was marked paid). `across`: also on the desk across a championship
     (its slug in the address: competition/views_desk/championship.py)."""
 
+    def arguments(request) -> dict:
+        return {k: v(request) if callable(v) else v for k, v in extra.items()}
+
     @staff_view(
         DESK,
         competition=True,
         post=True,
-        championship=championship.row_action(service, status) if across else None,
+        championship=championship.row_action(service, status, arguments) if across else None,
     )
     def view(request, competition, pk):
         team = selectors.team_get(competition=competition, pk=pk)
         try:
-            kwargs = {k: v(request) if callable(v) else v for k, v in extra.items()}
-            team = service(team=team, by=request.user, **kwargs)
+            team = service(team=team, by=request.user, **arguments(request))
         except Refusal as refusal:
             if request.htmx:
                 return HttpResponse(str(refusal.message), status=409)
@@ -153,6 +150,7 @@ fee = _team_action(
         )
         % {"table": t.table, "team": t.name}
     ),
+    across=True,
     paid=lambda r: r.POST.get("paid") == "1",
 )
 
@@ -197,9 +195,12 @@ def _competition_day(competition: Competition) -> bool:
     return near and not competition.started_at
 
 
-def _save_team(request, competition: Competition, team: Team | None):
+def _save_team(request, competition: Competition, team: Team | None, desk: str = ""):
     """Register (team None) or edit a team with its members and labels. An individual entrant
-    is one puzzler (its name is the entrant's), a pair two (competition/words/)."""
+    is one puzzler (its name is the entrant's), a pair two (competition/words/). `desk`: the
+    slug of the desk the form was opened from and goes back to (a championship's walk-in),
+    the competition's own by default."""
+    desk = desk or competition.slug
     check_in = "check_in" in request.POST
     solo = competition.discipline == Discipline.INDIVIDUAL
     MemberFormSet = member_formset(
@@ -215,7 +216,7 @@ def _save_team(request, competition: Competition, team: Team | None):
             labels = data.pop("labels")
             members = members_from(formset, name=data["name"] if solo else None)
             try:
-                teams_url = reverse("desk:teams", args=[competition.slug])
+                teams_url = reverse("desk:teams", args=[desk])
                 if team is None:
                     new = services.team_create(
                         competition=competition,
@@ -232,7 +233,7 @@ def _save_team(request, competition: Competition, team: Team | None):
                     )
                     messages.success(request, text % {"team": new.name, "table": new.table})
                     if "another" in request.POST:
-                        return redirect("desk:team_new", slug=competition.slug)
+                        return redirect(request.get_full_path())
                     return redirect(f"{teams_url}?added={new.pk}")
                 card = _card_text(team)
                 services.team_update(
@@ -278,11 +279,22 @@ def _save_team(request, competition: Competition, team: Team | None):
             "rows_fixed": member_limit(competition.discipline) is not None,
             "next_free": services.next_free_table(competition),
             "check_in": check_in,
+            "desk_slug": desk,
         },
     )
 
 
-@staff_view(DESK, competition=True)
+def _walk_in(request, **held):
+    """A walk-in at the championship's desk (`held`: its championship): which competition
+    first (those not final), then that competition's own form, back to the championship's
+    desk."""
+    chosen = championship.walk_in_competition(request, **held)
+    if chosen is None:
+        return championship.walk_in_choice(request, **held)
+    return _save_team(request, chosen, None, desk=held["championship"].slug)
+
+
+@staff_view(DESK, competition=True, championship=_walk_in)
 def team_new(request, competition):
     return _save_team(request, competition, None)
 
@@ -292,7 +304,7 @@ def team_edit(request, competition, pk):
     return _save_team(request, competition, selectors.team_get(competition=competition, pk=pk))
 
 
-@staff_view(DESK, competition=True)
+@staff_view(DESK, competition=True, championship=championship.missing)
 def missing(request, competition):
     """After the check-in deadline (R2): the teams not here, with the contact's phone, to call
     round or print ("Mangler")."""
@@ -308,7 +320,7 @@ def missing(request, competition):
     )
 
 
-@staff_view(DESK, competition=True)
+@staff_view(DESK, competition=True, championship=championship.refunds)
 def refunds(request, competition):
     """P2: the teams that paid their entry fee (refunded on a cancellation)."""
     paid = selectors.team_list_paid(competition=competition)

@@ -5,6 +5,7 @@ competition whose clock stops and shows the programme when none runs, then the o
 starts, without a reload (1920x1080); the desk checks in across the championship, each row
 naming its competition (a laptop)."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -195,3 +196,47 @@ def test_the_desk_checks_in_across_the_championship(browser, live_server, login,
         context.close()
     assert Team.objects.get(competition=heat, name="Anna").checked_in_at is None
     assert Team.objects.filter(checked_in_at__isnull=False).count() == 0
+
+
+def test_a_walk_in_at_the_championships_desk_is_registered_checked_in_and_paid(
+    browser, live_server, login, desk, dm, shot
+):
+    """At the desk's laptop (1366x768): "Tilmeld deltager" asks which competition, the pairs'
+    own form registers the walk-in there and checks it in, back on the championship's desk
+    its row names the pairs, and its fee is marked paid on the row."""
+    championship, _heat, pairs, _final = dm
+    context = browser.new_context(
+        viewport={"width": 1366, "height": 768}, locale="da-DK", service_workers="block"
+    )
+    login(context, desk)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/desk/{championship.slug}/")
+        page.get_by_role("link", name="+ Tilmeld deltager").click()
+        expect(page.get_by_text("Hvilken konkurrence deltager deltageren i?")).to_be_visible()
+        shot(page, "walk-in-choice")
+        page.locator(f'.walk-in-choice a[data-competition="{pairs.slug}"]').click()
+        expect(page.locator(".walk-in-competition")).to_contain_text("DM Par")
+        page.locator('input[name="name"]').fill("Sidste Brik")
+        page.locator('input[name="table"]').fill("9")
+        page.locator('input[name="members-0-name"]').fill("Eva Eriksen")
+        page.locator('input[name="members-1-name"]').fill("Finn Eriksen")
+        page.locator("#id_check_in").check()
+        shot(page, "walk-in-form")
+        page.get_by_role("button", name="Tilmeld par", exact=True).click()
+        expect(page).to_have_url(re.compile(rf"/desk/{championship.slug}/\?added=\d+$"))
+        row = page.locator(".entrant-row", has_text="Sidste Brik")
+        expect(page.locator(".entrant-row").first).to_contain_text("Sidste Brik")
+        expect(row).to_contain_text("lige tilmeldt")
+        expect(row.locator("[data-entrant-competition]")).to_contain_text("DM Par")
+        expect(row).to_contain_text("Tjekket ind")
+        pairs_counts = page.locator(f'#desk-counts tr[data-competition="{pairs.slug}"]')
+        expect(pairs_counts.locator("[data-in]")).to_have_text("1 / 3")
+        row.get_by_role("button", name="Markér betalt").click()
+        expect(row.locator(".fee-paid")).to_contain_text("Betalt")
+        expect(page.locator("#desk-status")).to_contain_text("betalt")
+        shot(page, "walk-in-paid")
+    finally:
+        context.close()
+    walk_in = Team.objects.get(name="Sidste Brik")
+    assert walk_in.competition_id == pairs.pk and walk_in.checked_in_at and walk_in.fee_paid

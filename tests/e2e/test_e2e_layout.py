@@ -100,10 +100,15 @@ LABEL = "ungdom under 18 år"
 # screen rotating between the running competitions, else the programme; its control room; the
 # desk across it): the same URL names, checked at the sizes they are used at.
 LAPTOP = {"laptop-1280x800": (1280, 800)}
+DESK_LAPTOP = {**LAPTOP, "desk-laptop-1366x768": (1366, 768)}
 CHAMPIONSHIP_PAGES = {
     "public:screen": (None, TV, "#stage-live .screen-board tbody tr, #stage-live .stage-item"),
     "control:room": ("admin", LAPTOP, "#championship-live .championship-competition"),
-    "desk:teams": ("desk", LAPTOP, "#team-list .entrant-row"),
+    "desk:teams": ("desk", DESK_LAPTOP, "#team-list .entrant-row"),
+    "desk:team_new": ("desk", DESK_LAPTOP, ".walk-in-choice a"),
+    "desk:missing": ("desk", DESK_LAPTOP, ".missing-table"),
+    "desk:refunds": ("desk", DESK_LAPTOP, "main table"),
+    "control:judges": ("admin", LAPTOP, "main h1"),
 }
 WRITE = "a POST-only write (answers a form on a page checked here)"
 NOT_RENDERED = {

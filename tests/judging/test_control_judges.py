@@ -137,3 +137,49 @@ def test_only_the_head_judge(client, competition, make_user, role):
     assert client.get(_url(competition)).status_code == 403
     assert client.post(_url(competition), {"username": "ny", "password": ""}).status_code == 403
     assert not get_user_model().objects.filter(username="ny").exists()
+
+
+def test_a_championships_judges_page_makes_logins_whose_slips_open_its_tablet_page(head, make_user):
+    """`/control/<championship>/judges/`: the championship's judges judge every competition
+    of it, so their slips' QR opens the championship's tablet page; each write is audited in
+    each of its competitions."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from competition.services import championship_create, competition_create
+
+    dm = championship_create(by=None, slug="dm-2027", name="DM 2027")
+    heats = [
+        competition_create(
+            by=None,
+            slug=slug,
+            name=slug,
+            championship=dm,
+            starts_at=timezone.now() + timedelta(days=1),
+        )
+        for slug in ("heat-a", "heat-b")
+    ]
+    page = head.get(_url(dm))
+    assert page.status_code == 200 and "DM 2027" in page.content.decode()
+    response = head.post(_url(dm), {"username": "dommer9", "password": "pusle-bord-19"})
+    assert response.status_code == 200
+    slip = response.content.decode()
+    assert "dommer9" in slip and "pusle-bord-19" in slip and "<svg" in slip
+    assert "http://10.20.0.7:8000/judge/dm-2027/" in slip
+    assert "/judge/heat-a/" not in slip
+    assert logs_in("dommer9", "pusle-bord-19")
+    for heat in heats:
+        assert AuditEntry.objects.filter(competition=heat, action="staff_create").count() == 1
+    user = get_user_model().objects.get(username="dommer9")
+    new = head.post(_url(dm, f"{user.pk}/password"))
+    assert new.status_code == 200 and "http://10.20.0.7:8000/judge/dm-2027/" in new.content.decode()
+    assert not logs_in("dommer9", "pusle-bord-19")
+    slips = head.get(_url(dm, "slips/")).content.decode()
+    assert "dommer9" in slips and "/judge/dm-2027/" in slips
+    revoked = head.post(_url(dm, f"{user.pk}/revoke"))
+    assert revoked.status_code == 302 and revoked["Location"] == _url(dm)
+    assert AuditEntry.objects.filter(competition=heats[1], action="staff_revoke").count() == 1
+    # The head judge only.
+    head.force_login(make_user("desk", "skranke"))
+    assert head.get(_url(dm)).status_code == 403

@@ -30,6 +30,14 @@ STAFF_DESK = {DESK, ADMIN}
 ONLY_ADMIN = {ADMIN}
 
 S = "dm-2026"
+# The desk's form of a new team (a competition's desk, a walk-in at its championship's).
+NEW = {
+    "name": "Formhold",
+    "table": 41,
+    "members-TOTAL_FORMS": "1",
+    "members-INITIAL_FORMS": "0",
+    "members-0-name": "Ida",
+}
 # (method, path, body, roles allowed, what they get). {team}, {team2}, {team3}, {finish},
 # {count}, {objection} are filled from the fixture (in paths, body keys and values). What
 # they get is a status, or (409, code) where the world makes the service refuse. The world
@@ -184,6 +192,24 @@ ROUTES = [
     ("GET", "/desk/dm-2026-program/", None, STAFF_DESK, 200),
     ("POST", "/desk/dm-2026-program/teams/{heat_team}/check-in", {}, STAFF_DESK, 302),
     ("POST", "/desk/dm-2026-program/teams/{heat_team}/check-in/undo", {}, STAFF_DESK, 302),
+    ("POST", "/desk/dm-2026-program/teams/{heat_team}/fee", {"paid": "1"}, STAFF_DESK, 302),
+    ("GET", "/desk/dm-2026-program/teams/new/", None, STAFF_DESK, 200),
+    ("GET", "/desk/dm-2026-program/teams/new/?competition=dm-2026-heat", None, STAFF_DESK, 200),
+    ("POST", "/desk/dm-2026-program/teams/new/?competition=dm-2026-heat", NEW, STAFF_DESK, 302),
+    ("GET", "/desk/dm-2026-program/refunds/", None, STAFF_DESK, 200),
+    ("GET", "/desk/dm-2026-program/missing/", None, STAFF_DESK, 200),
+    ("GET", "/desk/dm-2026-program/cards/", None, STAFF_DESK, 200),
+    ("GET", "/control/dm-2026-program/judges/", None, ONLY_ADMIN, 200),
+    (
+        "POST",
+        "/control/dm-2026-program/judges/",
+        {"username": "dm-dommer", "password": "pusle-bord-18"},
+        ONLY_ADMIN,
+        200,
+    ),
+    ("GET", "/control/dm-2026-program/judges/slips/", None, ONLY_ADMIN, 200),
+    ("POST", "/control/dm-2026-program/judges/{judge}/password", {}, ONLY_ADMIN, 200),
+    ("POST", "/control/dm-2026-program/judges/{judge}/revoke", {}, ONLY_ADMIN, 302),
     ("GET", f"/{S}/screen/", None, EVERYONE, 200),
     ("GET", f"/{S}/feed/", None, EVERYONE, 200),
     ("GET", f"/{S}/overlay/", None, EVERYONE, 200),
@@ -207,19 +233,7 @@ ROUTES = [
     ("GET", f"/desk/{S}/", None, STAFF_DESK, 200),
     ("GET", f"/desk/{S}/setup/", None, ONLY_ADMIN, 200),
     ("GET", f"/desk/{S}/teams/new/", None, STAFF_DESK, 200),
-    (
-        "POST",
-        f"/desk/{S}/teams/new/",
-        {
-            "name": "Formhold",
-            "table": 41,
-            "members-TOTAL_FORMS": "1",
-            "members-INITIAL_FORMS": "0",
-            "members-0-name": "Ida",
-        },
-        STAFF_DESK,
-        302,
-    ),
+    ("POST", f"/desk/{S}/teams/new/", NEW, STAFF_DESK, 302),
     ("GET", f"/desk/{S}/teams/{{team}}/", None, STAFF_DESK, 200),
     ("POST", f"/desk/{S}/teams/{{team}}/check-in", {}, STAFF_DESK, 302),
     ("POST", f"/desk/{S}/teams/{{team}}/check-in/undo", {}, STAFF_DESK, 302),

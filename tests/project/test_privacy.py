@@ -149,6 +149,13 @@ def every_path() -> list[str]:
         f"/control/{CHAMPIONSHIP}/",
         f"/desk/{CHAMPIONSHIP}/",
         f"/desk/{CHAMPIONSHIP}/teams/{ID}/check-in",
+        f"/desk/{CHAMPIONSHIP}/teams/{ID}/fee",
+        f"/desk/{CHAMPIONSHIP}/teams/new/",
+        f"/desk/{CHAMPIONSHIP}/refunds/",
+        f"/desk/{CHAMPIONSHIP}/missing/",
+        f"/desk/{CHAMPIONSHIP}/cards/",
+        f"/control/{CHAMPIONSHIP}/judges/",
+        f"/control/{CHAMPIONSHIP}/judges/slips/",
         f"/api/v1/championships/{CHAMPIONSHIP}/",
         # the championship's tablet (its competition's time is up: the counts are on it)
         f"/judge/{CHAMPIONSHIP}/",

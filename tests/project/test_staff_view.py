@@ -55,4 +55,4 @@ def test_a_championships_slug_reaches_its_page_after_the_same_checks(client, mak
     assert client.get(tap).status_code == 405  # POST only, before the slug is looked up
     assert client.post(tap).status_code == 404  # no such entrant in the championship
     # A page without a championship side: the championship's slug is no competition's.
-    assert client.get(reverse("desk:refunds", args=[held.slug])).status_code == 404
+    assert client.get(reverse("desk:official", args=[held.slug])).status_code == 404

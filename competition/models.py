@@ -400,6 +400,29 @@ class ImportPreview(models.Model):
         return self.filename
 
 
+class ImportColumnChoice(models.Model):
+    """How the desk chose to read a sign-up sheet's column (by its name, casefolded), where
+    that differs from what the header's words say: kept for every competition of the
+    championship of the same discipline, so the second heat's sheet is read as the first's
+    was. Only the sheet's column names: no personal data."""
+
+    championship = models.ForeignKey(Championship, on_delete=models.CASCADE, related_name="+")
+    discipline = models.CharField(max_length=20, choices=Discipline.choices)
+    header = models.CharField(max_length=200)
+    key = models.CharField(max_length=40, blank=True)  # "name:0", "member:2"; "": ignored
+    changed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["championship", "discipline", "header"], name="import_column_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.header}: {self.key}"
+
+
 class AuditEntry(models.Model):
     """Who changed what, when, with the record before and after (WCA Live #277).
 

@@ -30,8 +30,15 @@ CSV: separated by ``;`` or ``,``, UTF-8 with or without BOM (Excel's Windows-125
 accepted too). At most 1 MB and 2,000 rows: a longer file is refused before its
 rows are read. Nothing is written by `preview`; `confirm` creates every team in one
 transaction through ``team_create`` or none at all. Between the two the file waits in an
-``ImportPreview`` row of the desk user's (`preview_store`, `preview_take`); the desk's column
-choices are remembered per competition in its session (`columns_remember`), by column name.
+``ImportPreview`` row of the desk user's (`preview_store`, `preview_find`); the desk's column
+choices are remembered by column name for the championship's competitions of the same
+discipline (`columns_remember`, an ``ImportColumnChoice`` row each).
+
+Individuals and pairs need no name column: without one, the names under ``deltagere`` /
+``deltager 1`` / ... are the entrant's name (an individual's own, a pair's two: "Anne & Bo").
+The preview runs every check confirm runs (``team_fields_problems``: an e-mail, the lengths,
+as ``team_create``), so every bad row is named before anything is written. Empty tables
+take the lowest free ones, the rows without problems first.
 """
 
 from competition.imports.apply import ImportRefused, confirm
@@ -51,6 +58,7 @@ from competition.imports.stored import (
     preview_cleanup,
     preview_discard,
     preview_find,
+    preview_held,
     preview_store,
 )
 
@@ -75,6 +83,7 @@ __all__ = [
     "preview_cleanup",
     "preview_discard",
     "preview_find",
+    "preview_held",
     "preview_store",
     "read_dataset",
     "too_large_message",

@@ -11,7 +11,7 @@ from competition.imports.headers import classify, column_key, parse_key
 from competition.inputs import INT_MAX, whole_number
 from competition.models import Competition, Discipline, Team
 from competition.services.table_plan import clash_text, clashes_of_rows, seats_beside
-from competition.services.teams import labels_clean
+from competition.services.teams import labels_clean, team_fields_problems
 from competition.words import entrant_text, member_limit, member_limit_text
 
 # What a "paid" or "under 15" cell may say ("Betalt", "ja (MobilePay)", ✓ ...).
@@ -280,7 +280,18 @@ def preview(
             columns[index] = kind
     kinds = {k for k, _n in columns.values()}
     file_problems = []
-    if "name" not in kinds:
+    # Individuals and pairs need no name column: the names under "Deltagere" ("Deltager 1",
+    # "Navn", ...) are the entrant's name, an individual's own, a pair's two ("Anne & Bo").
+    # A pair's two come from one cell or two numbered columns, not one name a row ("Navn").
+    keys = set(columns.values())
+    named_by_members = "name" not in kinds and (
+        (competition.discipline == Discipline.INDIVIDUAL and bool(kinds & {"member", "members"}))
+        or (
+            competition.discipline == Discipline.PAIR
+            and (("members", 0) in keys or any(k == "member" and n for k, n in keys))
+        )
+    )
+    if "name" not in kinds and not named_by_members:
         file_problems.append(
             entrant_text(
                 competition,
@@ -290,7 +301,7 @@ def preview(
         return Preview([], ignored, file_problems, shown)
     # An individual entrant is its one puzzler: without a member's column, the name is its.
     solo = competition.discipline == Discipline.INDIVIDUAL and not kinds & {"member", "members"}
-    one_row_per_member = ("member", 0) in columns.values()
+    one_row_per_member = ("member", 0) in columns.values() and not named_by_members
     has_table_column = "table" in kinds
     age_known = bool(kinds & {"age", "u15"})
     headers_of: dict[tuple[str, int], str] = {}
@@ -315,6 +326,8 @@ def preview(
         member_list = _row_members(
             values, headers_of, one_row_per_member, age_known, problems, notes
         )
+        if named_by_members:
+            name = " & ".join(m["name"] for m in member_list)
         paid = _mark(values.get(("paid", 0), ""), headers_of.get(("paid", 0), ""), problems)
         table_text = values.get(("table", 0), "")
         key = name.casefold()
@@ -381,11 +394,13 @@ def _check(competition: Competition, planned: list[PlannedTeam], has_table_colum
     seen_names: dict[str, int] = {}
     seen_tables: dict[int, int] = {}
     for team in planned:
+        # The entrant's own fields as `team_create` checks them (an e-mail, the lengths).
+        for column, messages in team_fields_problems(**team.service_kwargs()).items():
+            if column != "name" or team.name:  # no name: said once, below
+                team.problems.extend(messages)
         if not team.name:
             team.problems.append(say("The team has no name."))
-        elif len(team.name) > 120:
-            team.problems.append(say("The team name is longer than 120 characters."))
-        else:
+        elif len(team.name) <= 120:
             key = team.name.casefold()
             if key in db_names:
                 team.problems.append(say("A team with this name already exists."))
@@ -421,9 +436,12 @@ def _check(competition: Competition, planned: list[PlannedTeam], has_table_colum
                 )
             if len(m["name"]) > 120 or len(m["guardian"]) > 120:
                 team.problems.append(_("A member's name is longer than 120 characters."))
-    # Tables left empty or invalid: the next free ones, after every table already used.
+    # Tables left empty or invalid: the lowest free ones (a gap left by an earlier import
+    # first), never one another competition of the championship holds at the same time;
+    # the rows without problems first, so a row that will not be imported (one registered
+    # already) takes no table from one that will.
     taken = db_tables | set(seen_tables) | {seat.table for seat in beside}
-    for team in planned:
+    for team in sorted(planned, key=lambda t: bool(t.problems)):
         if team.table is not None:
             continue
         suggestion = 1

@@ -4,7 +4,7 @@ import uuid
 
 from django.utils import timezone
 
-from competition.models import Competition, ImportPreview
+from competition.models import Competition, ImportColumnChoice, ImportPreview
 
 
 def _expired_before():
@@ -38,29 +38,39 @@ def preview_find(competition: Competition, token, *, by) -> ImportPreview | None
     ).first()
 
 
-_COLUMNS = "import_columns"
+def preview_held(competitions, token, *, by) -> ImportPreview | None:
+    """The file `by` uploaded under `token` for one of `competitions` (a championship's)."""
+    for competition in competitions:
+        found = preview_find(competition, token, by=by)
+        if found is not None:
+            return found
+    return None
 
 
-def columns_remember(session, competition: Competition, columns: list[dict]) -> None:
+def columns_remember(competition: Competition, columns: list[dict]) -> None:
     """Keep the desk's column choices that differ from what the header words say, by the
-    column's name, per competition, in the session: a corrected sheet uploaded again is read
-    the same way. Only the spreadsheet's column names: no personal data."""
-    chosen = dict(session.get(_COLUMNS, {}).get(str(competition.pk), {}))
-    for column in columns:
-        header = column["header"].casefold()
+    column's name, for the competition's championship and discipline: a corrected sheet, or
+    the next heat's with the same headers, is read the same way. A reading preference, not
+    the competition's data: no audit entry (as when it was kept in the session)."""
+    of = {"championship_id": competition.championship_id, "discipline": competition.discipline}
+    for column in columns[:200]:
+        header = column["header"].casefold()[:200]
         if not header:
             continue
         if column["key"] == column["auto"]:
-            chosen.pop(header, None)
+            ImportColumnChoice.objects.filter(header=header, **of).delete()
         else:
-            chosen[header] = column["key"]
-    every = dict(session.get(_COLUMNS, {}))
-    every[str(competition.pk)] = dict(list(chosen.items())[-100:])
-    session[_COLUMNS] = every
+            ImportColumnChoice.objects.update_or_create(
+                header=header, **of, defaults={"key": column["key"][:40]}
+            )
 
 
-def columns_recall(session, competition: Competition) -> dict[str, str]:
-    return dict(session.get(_COLUMNS, {}).get(str(competition.pk), {}))
+def columns_recall(competition: Competition) -> dict[str, str]:
+    return dict(
+        ImportColumnChoice.objects.filter(
+            championship_id=competition.championship_id, discipline=competition.discipline
+        ).values_list("header", "key")
+    )
 
 
 def preview_discard(stored: ImportPreview) -> None:

@@ -42,6 +42,7 @@ __all__ = [
     "team_withdraw_undo",
     "next_free_table",
     "members_clean",
+    "team_fields_problems",
 ]
 
 TEAM_FIELDS = (
@@ -66,6 +67,33 @@ def _team_snapshot(team: Team, members: Iterable[Member] | None = None) -> dict:
         {"name": m.name, "under_15": m.under_15, "guardian": m.guardian} for m in members
     ]
     return data
+
+
+def team_fields_problems(**fields) -> dict[str, list[str]]:
+    """The entrant's own fields (`TEAM_FIELDS` but the table) as the model validates them: an
+    e-mail address ("søren@…" is not one: the validator takes no ø before the @), the
+    lengths. No query: the one check that `team_create` and the import's preview both run,
+    so a sheet's every bad row is named before anything is written. Each message names the
+    field and the value."""
+    given = {f: fields[f] for f in TEAM_FIELDS if f in fields and f != "table"}
+    try:
+        Team(table=1, **given).full_clean(
+            exclude=["competition", "table"], validate_unique=False, validate_constraints=False
+        )
+    except ValidationError as e:
+        return {
+            field: [
+                _("%(field)s “%(value)s”: %(error)s")
+                % {
+                    "field": str(Team._meta.get_field(field).verbose_name).capitalize(),
+                    "value": str(given.get(field, ""))[:60],
+                    "error": message,
+                }
+                for message in messages
+            ]
+            for field, messages in e.message_dict.items()
+        }
+    return {}
 
 
 def next_free_table(competition: Competition, taken: Iterable[int] = ()) -> int:
@@ -248,6 +276,15 @@ def team_create(
             labels = labels_clean(labels)
         except ValidationError as e:
             errors.update(e.message_dict)
+        fields = team_fields_problems(
+            name=name,
+            contact_name=contact_name,
+            contact_email=contact_email,
+            contact_phone=contact_phone,
+            notes=notes,
+        )
+        for field, messages in fields.items():
+            errors[field] = [*errors.get(field, []), *messages]
         if errors:
             raise ValidationError(errors)
         team = Team(

@@ -5,11 +5,11 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from competition import imports
+from competition import imports, selectors
 from competition.errors import Refusal
 from competition.forms import ImportForm
 from competition.inputs import whole_number
-from competition.models import Competition, Discipline
+from competition.models import Championship, Competition, Discipline
 from competition.roles import DESK, staff_view
 from competition.words import entrant_text
 
@@ -24,26 +24,62 @@ def export(request, competition):
     return response
 
 
-@staff_view(DESK, competition=True)
+def import_championship(request, championship: Championship):
+    """`/desk/<championship>/import/`: which competition of the championship the sheet is
+    for, then the same preview and confirm as the competition's own import page."""
+    competitions = selectors.championship_competitions(championship=championship)
+    by_pk = {c.pk: c for c in competitions}
+    home = {"slug": championship.slug, "championship": championship}
+    imports.preview_cleanup()
+    chosen = None
+    if request.method == "POST" and "token" in request.POST:
+        stored = imports.preview_held(competitions, request.POST["token"], by=request.user)
+        chosen = by_pk.get(stored.competition_id) if stored else None
+        if chosen is None:
+            messages.error(request, _("The uploaded file has expired; upload it again."))
+            return redirect("desk:import", slug=championship.slug)
+    elif request.method == "POST":
+        chosen = by_pk.get(whole_number(request.POST.get("competition", ""), low=1))
+    if chosen is not None:
+        return _import(request, chosen, **home)
+    form = ImportForm()
+    if request.method == "POST":
+        form = ImportForm(request.POST, request.FILES)
+        form.is_valid()
+        form.add_error(None, _("Choose the competition the sheet is for."))
+    return render(
+        request,
+        "competition/desk_import_championship.html",
+        {"championship": championship, "competitions": competitions, "form": form},
+    )
+
+
+@staff_view(DESK, competition=True, championship=import_championship)
 def import_teams(request, competition):
     """Upload -> preview (nothing written) -> confirm (all or nothing), or cancel."""
-    context = {"competition": competition, "form": ImportForm()}
+    return _import(request, competition, slug=competition.slug)
+
+
+def _import(request, competition, *, slug: str, championship: Championship | None = None):
+    """The import of a sheet into `competition`, on the page of `slug` (the competition's,
+    or its championship's: then `championship`)."""
+    context = {"competition": competition, "form": ImportForm(), "championship": championship}
     imports.preview_cleanup()
     if request.method == "POST" and "token" in request.POST:
         token = request.POST["token"]
         stored = imports.preview_find(competition, token, by=request.user)
         if not stored:
             messages.error(request, _("The uploaded file has expired; upload it again."))
-            return redirect("desk:import", slug=competition.slug)
+            return redirect("desk:import", slug=slug)
         if "cancel" in request.POST:
             imports.preview_discard(stored)
             messages.info(request, _("The import is cancelled; nothing was saved."))
-            return redirect("desk:import", slug=competition.slug)
+            return redirect("desk:import", slug=slug)
         content = bytes(stored.content)
         mapping = _import_mapping(request.POST)
         if "remap" in request.POST:  # the desk changed how a column is read: preview again
             plan = imports.preview(competition, content, stored.filename, mapping)
-            imports.columns_remember(request.session, competition, plan.columns)
+            imports.columns_remember(competition, plan.columns)
             context.update(preview=plan, token=token, filename=stored.filename)
             return _import_page(request, context)
         try:
@@ -56,7 +92,7 @@ def import_teams(request, competition):
                 skip_problems="skip_problems" in request.POST,
             )
         except imports.ImportRefused as refused:
-            imports.columns_remember(request.session, competition, refused.preview.columns)
+            imports.columns_remember(competition, refused.preview.columns)
             context.update(
                 preview=refused.preview,
                 token=token,
@@ -65,21 +101,21 @@ def import_teams(request, competition):
             )
         except Refusal as refusal:
             messages.error(request, refusal.message)
-            return redirect("desk:import", slug=competition.slug)
+            return redirect("desk:import", slug=slug)
         else:
             imports.preview_discard(stored)
             messages.success(
                 request,
                 entrant_text(competition, "Teams imported: %(count)s.", count=len(created)),
             )
-            return redirect("desk:teams", slug=competition.slug)
+            return redirect("desk:teams", slug=slug)
     elif request.method == "POST":
         form = ImportForm(request.POST, request.FILES)
         context["form"] = form
         if form.is_valid():
             upload = form.cleaned_data["file"]
             content = upload.read()
-            remembered = imports.columns_recall(request.session, competition)
+            remembered = imports.columns_recall(competition)
             try:
                 context["preview"] = imports.preview(
                     competition, content, upload.name, remembered=remembered

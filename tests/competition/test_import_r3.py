@@ -165,10 +165,8 @@ def test_the_corrected_sheet_keeps_the_column_choices(client, desk, competition)
         == 302
     )
     assert Team.objects.get(name="Kantsøgerne").members.count() == 2
-    # Only the column names are kept (no personal data), per competition.
-    assert client.session["import_columns"] == {
-        str(competition.pk): {"navn": "name:0", "person": "members:0"}
-    }
+    # Only the column names are kept (no personal data), for the championship's discipline.
+    assert imports.columns_recall(competition) == {"navn": "name:0", "person": "members:0"}
 
 
 def test_a_column_set_back_to_its_own_reading_is_forgotten(client, desk, competition):
@@ -176,6 +174,6 @@ def test_a_column_set_back_to_its_own_reading_is_forgotten(client, desk, competi
     response = upload(client, as_csv(), "t.csv")
     token = response.context["token"]
     client.post(URL, {"token": token, "col-3": "", "remap": "1"})
-    assert client.session["import_columns"][str(competition.pk)] == {"alder": ""}
+    assert imports.columns_recall(competition) == {"alder": ""}
     client.post(URL, {"token": token, "col-3": "age:0", "remap": "1"})
-    assert client.session["import_columns"][str(competition.pk)] == {}
+    assert imports.columns_recall(competition) == {}

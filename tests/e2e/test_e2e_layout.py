@@ -109,6 +109,7 @@ CHAMPIONSHIP_PAGES = {
     "desk:missing": ("desk", DESK_LAPTOP, ".missing-table"),
     "desk:refunds": ("desk", DESK_LAPTOP, "main table"),
     "control:judges": ("admin", LAPTOP, "main h1"),
+    "desk:import": ("desk", LAPTOP, "#import-competition"),
 }
 WRITE = "a POST-only write (answers a form on a page checked here)"
 NOT_RENDERED = {

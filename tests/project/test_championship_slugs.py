@@ -61,7 +61,6 @@ REASONS = {
     "desk/<slug:slug>/teams/<id:pk>/withdraw": _ONE + "from the entrant's form",
     "desk/<slug:slug>/teams/<id:pk>/withdraw/undo": _ONE + "from the entrant's form",
     "desk/<slug:slug>/teams.csv": _ONE + "the sheet has its discipline's columns",
-    "desk/<slug:slug>/import/": "import: built on the import branch",
     "desk/<slug:slug>/objections/": _ONE + "an objection is of its results",
     "desk/<slug:slug>/official/": _ONE + "its official results",
     "judge/<slug:slug>/sheets/": _ONE + "the paper sheets of its puzzles",

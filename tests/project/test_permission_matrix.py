@@ -210,6 +210,8 @@ ROUTES = [
     ("GET", "/control/dm-2026-program/judges/slips/", None, ONLY_ADMIN, 200),
     ("POST", "/control/dm-2026-program/judges/{judge}/password", {}, ONLY_ADMIN, 200),
     ("POST", "/control/dm-2026-program/judges/{judge}/revoke", {}, ONLY_ADMIN, 302),
+    ("GET", "/desk/dm-2026-program/import/", None, STAFF_DESK, 200),  # which competition
+    ("POST", "/desk/dm-2026-program/import/", {}, STAFF_DESK, 200),  # none chosen: asks
     ("GET", f"/{S}/screen/", None, EVERYONE, 200),
     ("GET", f"/{S}/feed/", None, EVERYONE, 200),
     ("GET", f"/{S}/overlay/", None, EVERYONE, 200),

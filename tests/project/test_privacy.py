@@ -156,6 +156,7 @@ def every_path() -> list[str]:
         f"/desk/{CHAMPIONSHIP}/cards/",
         f"/control/{CHAMPIONSHIP}/judges/",
         f"/control/{CHAMPIONSHIP}/judges/slips/",
+        f"/desk/{CHAMPIONSHIP}/import/",
         f"/api/v1/championships/{CHAMPIONSHIP}/",
         # the championship's tablet (its competition's time is up: the counts are on it)
         f"/judge/{CHAMPIONSHIP}/",

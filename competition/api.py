@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from competition import selectors, services
 from competition.inputs import DateTimeField
-from competition.models import Championship, Competition, Discipline, Puzzle, Team
+from competition.models import Championship, Competition, Discipline, Puzzle, Ranking, Team
 from competition.roles import ADMIN, DESK, JUDGE, IsAdmin, IsDesk, has_role
 
 
@@ -64,6 +64,7 @@ class CompetitionOutSerializer(serializers.ModelSerializer):
             "championship",
             "discipline",
             "round",
+            "ranking",
         ]
 
     def get_status(self, obj) -> str:
@@ -138,6 +139,16 @@ class DeskTeamSerializer(serializers.ModelSerializer):
 
 
 # --- input -----------------------------------------------------------------------------------
+def ranking_field(**kwargs) -> serializers.ChoiceField:
+    return serializers.ChoiceField(
+        choices=Ranking.choices,
+        help_text="`dm`: the Danish rules (most pieces, R8/R11); `wjpc`: the World rules (a "
+        "finisher by its time, +10 s per lone missing piece, before every non-finisher). "
+        "Locked once the clock has started (409 `started`).",
+        **kwargs,
+    )
+
+
 class CompetitionInSerializer(serializers.Serializer):
     slug = serializers.SlugField(max_length=50)
     name = serializers.CharField(max_length=200)
@@ -164,6 +175,13 @@ class CompetitionInSerializer(serializers.Serializer):
     )
     discipline = serializers.ChoiceField(choices=Discipline.choices, default=Discipline.TEAM)
     round = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    ranking = ranking_field(default=Ranking.DM)
+
+
+class CompetitionPatchSerializer(serializers.Serializer):
+    """Only the fields sent change (admin); each goes through its own service."""
+
+    ranking = ranking_field(required=False)
 
 
 class PuzzleInSerializer(serializers.Serializer):
@@ -248,12 +266,31 @@ class CompetitionListView(APIView):
 
 
 class CompetitionDetailView(APIView):
-    permission_classes = [AllowAny]
+    def get_permissions(self):
+        return [IsAdmin()] if self.request.method == "PATCH" else [AllowAny()]
 
     @extend_schema(responses=CompetitionOutSerializer)
     def get(self, request, slug):
         staff = has_role(request.user, JUDGE, DESK, ADMIN)
         return Response(CompetitionOutSerializer(_competition(slug), context={"staff": staff}).data)
+
+    @extend_schema(
+        request=CompetitionPatchSerializer,
+        responses=CompetitionOutSerializer,
+        description="Change the competition (admin): only the fields sent. `ranking` only "
+        "before the clock starts (else 409 `started`).",
+    )
+    def patch(self, request, slug):
+        competition = _competition(slug)
+        data = CompetitionPatchSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        with transaction.atomic():  # several services, one answer: all or nothing
+            if "ranking" in fields:
+                services.competition_ranking_set(
+                    competition=competition, by=request.user, ranking=fields.pop("ranking")
+                )
+        return Response(CompetitionOutSerializer(_competition(slug), context={"staff": True}).data)
 
 
 class PuzzleCreateView(APIView):

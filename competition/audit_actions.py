@@ -171,6 +171,14 @@ COMPETITION_CREATE = register(
 COMPETITION_UPDATE = register(
     "competition_update", _("Competition changed"), _("%(who)s changed the competition")
 )
+COMPETITION_RANKING = register(
+    "competition_ranking",
+    _("Ranking changed"),
+    lambda f: (
+        _("%(who)s changed the ranking to %(ranking)s")
+        % {"who": f.who, "ranking": f.words("ranking")}
+    ),
+)
 SEQUENCE, SEQUENCE_CHANGED = _("Puzzle sequence"), _("%(who)s changed the puzzle sequence")
 PUZZLE_ADD = register("puzzle_add", SEQUENCE, SEQUENCE_CHANGED)
 PUZZLE_UPDATE = register("puzzle_update", SEQUENCE, SEQUENCE_CHANGED)

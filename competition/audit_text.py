@@ -15,6 +15,7 @@ from competition import audit_actions
 from competition.audit import ERASED
 from competition.audit_actions import ACTIONS
 from competition.inputs import whole_number
+from competition.models import Ranking
 from competition.roles import user_roles
 from puzzle_rules.formatting import format_hms
 
@@ -58,6 +59,7 @@ FIELD_LABELS = {
     "note": gettext_lazy("Note"),
     "text": gettext_lazy("Objection"),
     "finalised_at": gettext_lazy("Final"),
+    "ranking": gettext_lazy("Ranking"),
 }
 # Ids and derived values a person does not need to read.
 HIDDEN = {"id", "team", "puzzle", "deducted", "ends_at", "finish", "count", "resolved_at"}
@@ -180,6 +182,8 @@ def value_words(key: str, value) -> str:
         return format_hms(value)
     if key in DURATIONS and isinstance(value, int):
         return ngettext("%(n)d minute", "%(n)d minutes", value) % {"n": value}
+    if key == "ranking":
+        return str(dict(Ranking.choices).get(value, value))
     if key == "decision":
         return {
             "open": _("open"),
@@ -233,6 +237,10 @@ class Facts:
     @property
     def staff(self) -> dict:
         return {"who": self.who, "name": self.after.get("username", "—")}
+
+    def words(self, key: str) -> str:
+        """A value of `after` in words, as the changes say it: "Danske regler (DM)"."""
+        return value_words(key, self.after.get(key))
 
     def at(self, key: str) -> str:
         """The local time of day of a moment in `after`: "10:00:30"."""

@@ -5,7 +5,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from competition.imports import MAX_BYTES, too_large_message
-from competition.models import Discipline
+from competition.models import Discipline, Ranking
 from competition.services.teams import labels_clean
 from competition.slugs import SLUG_MAX, slug_from
 from competition.words import entrant_text
@@ -136,6 +136,19 @@ class CompetitionForm(forms.Form):
     hide_motifs = forms.BooleanField(
         label=_("Keep the motifs off the public pages until the clock starts"), required=False
     )
+    # Not `disabled` once started: a change from a page opened before the start is refused
+    # with a sentence (the service), not dropped in silence.
+    ranking = forms.ChoiceField(
+        label=_("Ranking"),
+        choices=Ranking.choices,
+        initial=Ranking.DM,
+        required=False,
+        help_text=_(
+            "The Danish rules: most pieces first. The World rules: a team that finished ranks "
+            "by its time, 10 seconds added per lone missing piece, before every team that did "
+            "not. Locked once the clock has started."
+        ),
+    )
 
     def __init__(self, *args, started: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -146,6 +159,7 @@ class CompetitionForm(forms.Form):
         if started:  # the clock has started: only the name and the venue may change
             for name in ("slug", "starts_at", "duration_minutes", "max_at_table", "hide_motifs"):
                 self.fields[name].disabled = True
+            self.fields["ranking"].widget.attrs["disabled"] = True
 
     def clean(self):
         """The short name as static/js/slug.mjs suggests it: typed or from the name, written

@@ -18,6 +18,7 @@ __all__ = [
     "check_new_position",
     "check_next_position",
     "check_puzzle_sequence",
+    "check_ranking_change",
     "check_second_count",
     "deducted",
     "placed_from_unplaced",
@@ -186,3 +187,12 @@ def check_second_count(first: int, second: int) -> int:
             f"The second count ({second}) differs from the first ({first}): count again.",
         )
     return first
+
+
+def check_ranking_change(*, started: bool) -> None:
+    """A competition's ranking profile (dm, wjpc) is chosen before the clock starts: once it
+    runs, the standings every page has shown rank by it and stay so (issue 34)."""
+    if started:
+        raise RuleViolation(
+            "started", "The clock has started; the ranking can no longer be changed."
+        )

@@ -70,6 +70,7 @@ from puzzle_rules.checks import (
 )
 from puzzle_rules.checks import check_new_position as check_new_position
 from puzzle_rules.checks import check_puzzle_sequence as check_puzzle_sequence
+from puzzle_rules.checks import check_ranking_change as check_ranking_change
 from puzzle_rules.ranking import next_place as next_place
 from puzzle_rules.ranking import standings
 from puzzle_rules.records import Finish, Puzzle, RuleViolation, Sheet, Standing

@@ -7,4 +7,5 @@ from puzzle_rules.rules import *  # noqa: F403
 from puzzle_rules.rules import __all__ as __all__
 from puzzle_rules.rules import check_new_position as check_new_position
 from puzzle_rules.rules import check_puzzle_sequence as check_puzzle_sequence
+from puzzle_rules.rules import check_ranking_change as check_ranking_change
 from puzzle_rules.rules import next_place as next_place

@@ -14,6 +14,7 @@ from competition.services.clock import (
     stop_undo_until,
 )
 from competition.services.privacy import competition_erase_personal_data
+from competition.services.ranking import competition_ranking_set
 from competition.services.screen import reveal_next, reveal_start, screen_hold, screen_set
 from competition.services.setup import (
     competition_create,
@@ -64,6 +65,7 @@ __all__ = [
     "screen_set",
     # setup
     "competition_create",
+    "competition_ranking_set",
     "competition_update",
     "puzzle_add",
     "puzzle_delete",

@@ -19,7 +19,14 @@ from competition.audit_actions import (
 )
 from competition.errors import Refusal, Vanished
 from competition.inputs import SMALLINT_MAX
-from competition.models import DEFAULT_AT_TABLE, Championship, Competition, Discipline, Puzzle
+from competition.models import (
+    DEFAULT_AT_TABLE,
+    Championship,
+    Competition,
+    Discipline,
+    Puzzle,
+    Ranking,
+)
 from competition.services.championships import own_championship, slug_check, validate_slug
 from competition.services.table_plan import ensure_plan_kept
 from competition.writes import Write, write
@@ -83,6 +90,7 @@ def competition_create(
     championship: Championship | None = None,
     discipline: str = Discipline.TEAM,
     round: str = "",
+    ranking: str = Ranking.DM,
 ) -> Competition:
     """Create a competition in setup (no puzzles yet; add them with puzzle_add), in
     `championship` or else in a championship of its own (its slug, name and venue). The
@@ -91,6 +99,8 @@ def competition_create(
     slug_check(slug)
     if discipline not in Discipline.values:
         raise ValidationError({"discipline": _("Choose individuals, pairs or teams.")})
+    if ranking not in Ranking.values:
+        raise ValidationError({"ranking": _("Choose the Danish rules or the World rules.")})
     if championship is None:
         championship = own_championship(slug=slug, name=name, venue=venue)
     elif Competition.objects.filter(championship=championship, slug=championship.slug).exists():
@@ -118,6 +128,7 @@ def competition_create(
         venue=venue,
         hide_motifs=hide_motifs,
         second_count=second_count,
+        ranking=ranking,
     )
     competition.full_clean()
     competition.save()
@@ -125,7 +136,7 @@ def competition_create(
         competition=competition,
         user=by,
         action=COMPETITION_CREATE,
-        after=_competition_snapshot(competition),
+        after={**_competition_snapshot(competition), "ranking": ranking},
     )
     return competition
 

@@ -2,12 +2,14 @@
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from competition import services
 from competition.errors import Refusal
 from competition.forms import CompetitionForm, PuzzleFormSet, puzzles_from
+from competition.models import Ranking
 from competition.roles import ADMIN, staff_view
 
 
@@ -16,7 +18,8 @@ def competition_new(request):
     form = CompetitionForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            competition = services.competition_create(by=request.user, **form.cleaned_data)
+            data = {**form.cleaned_data, "ranking": form.cleaned_data["ranking"] or Ranking.DM}
+            competition = services.competition_create(by=request.user, **data)
         except ValidationError as exc:
             _errors_to_form(form, exc)
         else:
@@ -48,7 +51,7 @@ def setup(request, competition):
         "max_at_table",
         "hide_motifs",
     )
-    initial = {f: getattr(competition, f) for f in fields}
+    initial = {f: getattr(competition, f) for f in (*fields, "ranking")}
     puzzles_initial = [
         {"id": p.pk, "title": p.title, "brand": p.brand, "pieces": p.pieces, "ORDER": p.position}
         for p in competition.puzzles.all()
@@ -59,16 +62,24 @@ def setup(request, competition):
         sequence_ok = started or formset.is_valid()
         if form.is_valid() and sequence_ok:
             try:
-                data = form.cleaned_data
+                data = dict(form.cleaned_data)
+                ranking = data.pop("ranking") or competition.ranking
                 if started:  # the disabled fields only echo what is stored
                     data = {f: data[f] for f in ("name", "venue")}
-                competition = services.competition_update(
-                    competition=competition, by=request.user, **data
-                )
-                if not started:
-                    services.puzzle_sequence_set(
-                        competition=competition, by=request.user, puzzles=puzzles_from(formset)
+                with transaction.atomic():  # the ranking refused after the start: nothing saved
+                    if ranking != competition.ranking:
+                        services.competition_ranking_set(
+                            competition=competition, by=request.user, ranking=ranking
+                        )
+                    competition = services.competition_update(
+                        competition=competition, by=request.user, **data
                     )
+                    if not started:
+                        services.puzzle_sequence_set(
+                            competition=competition,
+                            by=request.user,
+                            puzzles=puzzles_from(formset),
+                        )
             except ValidationError as exc:
                 _errors_to_form(form, exc)
             except Refusal as refusal:

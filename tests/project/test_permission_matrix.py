@@ -60,6 +60,7 @@ ROUTES = [
         201,
     ),
     ("GET", f"/api/v1/competitions/{S}/", None, EVERYONE, 200),
+    ("PATCH", f"/api/v1/competitions/{S}/", {"ranking": "wjpc"}, ONLY_ADMIN, (409, "started")),
     ("GET", "/api/v1/championships/", None, EVERYONE, 200),
     (
         "POST",

@@ -24,6 +24,8 @@ from competition.roles import JUDGE, staff_view
 from judging import judge_texts
 from judging.selectors import judge_board, judge_boards, parse_tables, tablet_competitions
 
+PENALTY_SECONDS = 10  # TODO(core): the pure core's seconds per lone missing piece (wjpc)
+
 
 def _texts() -> dict:
     """Every sentence the page's script shows, in the current language: the JavaScript
@@ -124,6 +126,12 @@ def _championship_context(request, championship: Championship) -> dict:
     }
 
 
+def _ranking(competition: Competition) -> dict:
+    """What a missing piece costs on the finish sheet: deducted pieces (`dm`, R8) or
+    seconds added to the time (`wjpc`: `penalty` per lone missing piece)."""
+    return {"ranking": competition.ranking, "penalty": PENALTY_SECONDS}
+
+
 @never_cache
 def championship_board(request, championship: Championship):
     """A championship's tablet (docs/offline.md "A championship's tablet"), at the address of
@@ -142,6 +150,7 @@ def championship_board(request, championship: Championship):
             "name": tablet_label(c),
             "round": c.round,
             "discipline": c.discipline,
+            **_ranking(c),
             "clock": c.clock().page(),
             "puzzles": _puzzles(c),
             "urls": _competition_urls(c.slug),
@@ -182,7 +191,12 @@ def board(request, competition):
     all_tables = list(competition.teams.filter(withdrawn=False).values_list("table", flat=True))
     puzzles = list(competition.puzzles.order_by("position").values("position", "pieces", "title"))
     config = _page_config(request, competition.slug)
-    config.update(clock=context["clock"].page(), puzzles=puzzles, discipline=competition.discipline)
+    config.update(
+        clock=context["clock"].page(),
+        puzzles=puzzles,
+        discipline=competition.discipline,
+        **_ranking(competition),
+    )
     config["urls"].update(
         _competition_urls(competition.slug),
         board=reverse("judge:board_fragment", args=[competition.slug]),

@@ -91,3 +91,43 @@ test("a championship's card says its competition's clock in a few words", () => 
   assert.equal(clockWords(T, running, start + 3600_000), "Tiden er gået"); // ended before the server says so
   assert.equal(clockWords(T, { status: "setup", started_at_ms: null, end_ms: null, duration_s: 3600 }, start), "Uret er ikke startet");
 });
+
+test("the finish sheet says what a missing piece costs under the competition's ranking", async () => {
+  const { words } = await import("../../static/js/judge/words.mjs");
+  const { competitionsOf, registry } = await import("../../static/js/judge/competitions.mjs");
+  const texts = {
+    deduct_none: "Intet trækkes fra",
+    deduct_one: "1 brik trækkes fra",
+    deduct_many: "%(n)s brikker trækkes fra",
+    fault: "Produktionsfejl, trækkes ikke fra: %(n)s brikker",
+    penalty_none: "Ingen tid lægges til",
+    penalty_one: "+%(s)s sek. for 1 manglende brik",
+    penalty_many: "+%(s)s sek. for %(n)s manglende brikker",
+    penalty_fault: "Produktionsfejl, ingen tid lægges til: %(n)s brikker",
+  };
+  const page = (ranking) => {
+    const cfg = { slug: "x", language: "da", texts, puzzles: [], ranking, penalty: 10 };
+    return words(cfg, registry(competitionsOf(cfg)));
+  };
+  const wjpc = page("wjpc");
+  assert.equal(wjpc.deducted(1), "+10 sek. for 1 manglende brik");
+  assert.equal(wjpc.deducted(3), "+30 sek. for 3 manglende brikker");
+  assert.equal(wjpc.deducted(0), "Ingen tid lægges til");
+  assert.equal(wjpc.fault(2), "Produktionsfejl, ingen tid lægges til: 2 brikker");
+  const dm = page("dm");
+  assert.equal(dm.deducted(1), "1 brik trækkes fra");
+  assert.equal(dm.fault(2), "Produktionsfejl, trækkes ikke fra: 2 brikker");
+  // a championship's tablet: each competition's own ranking
+  const cfg = {
+    language: "da",
+    texts,
+    competitions: [
+      { slug: "a", ranking: "dm", penalty: 10, puzzles: [] },
+      { slug: "b", ranking: "wjpc", penalty: 10, puzzles: [] },
+    ],
+  };
+  const comps = registry(competitionsOf(cfg));
+  const both = words(cfg, comps);
+  assert.equal(both.deducted(2, comps.of("a")), "2 brikker trækkes fra");
+  assert.equal(both.deducted(2, comps.of("b")), "+20 sek. for 2 manglende brikker");
+});

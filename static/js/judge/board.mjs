@@ -120,7 +120,7 @@ export function setupBoard(ctx) {
       table: e.table,
       n: e.puzzle,
       time: hms(e.elapsed_seconds),
-      deducted: w.deducted(e.missing.filter((n) => n === 1).length),
+      deducted: w.deducted(e.missing.filter((n) => n === 1).length, ctx.compOf(e)),
     };
   }
   function showNote(card, team, v, waiting) {

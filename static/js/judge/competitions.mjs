@@ -6,11 +6,11 @@
  * behind the one outbox's interface (outbox.mjs) for the page's other modules. Pure: no DOM;
  * tested in Node (tests/js/competitions_unit.mjs). */
 
-/* [{slug, name, round, discipline, clock, puzzles: Map(position -> puzzle), urls}] */
+/* [{slug, name, round, discipline, ranking, penalty, clock, puzzles: Map(position -> puzzle), urls}] */
 export function competitionsOf(cfg) {
   const list = Array.isArray(cfg.competitions)
     ? cfg.competitions
-    : [{ slug: cfg.slug, name: "", round: "", discipline: cfg.discipline || "team", clock: cfg.clock, puzzles: cfg.puzzles, urls: cfg.urls }];
+    : [{ slug: cfg.slug, name: "", round: "", discipline: cfg.discipline || "team", ranking: cfg.ranking || "dm", penalty: cfg.penalty || 0, clock: cfg.clock, puzzles: cfg.puzzles, urls: cfg.urls }];
   return list.map((c) => Object.assign({}, c, { puzzles: new Map((c.puzzles || []).map((p) => [p.position, p])) }));
 }
 

@@ -61,8 +61,8 @@ export function setupSheets(ctx) {
     });
     const lone = finish.spots.filter((s) => s === 1).length;
     const fault = finish.spots.filter((s) => s >= 2).reduce((a, b) => a + b, 0);
-    let text = w.deducted(lone);
-    if (fault) text += ` · ${fmt(T.fault, { n: fault })}`;
+    let text = w.deducted(lone, finish.comp);
+    if (fault) text += ` · ${w.fault(fault, finish.comp)}`;
     $("finish-deduct").textContent = text;
     $("finish-deduct").classList.toggle("sheet-deduct-some", lone > 0);
     $("add-spot").textContent = fmt(T.add_spot, { n: spotSize() });

@@ -26,8 +26,18 @@ export function words(cfg, comps) {
   const tableText = (table) => fmt(T.table, { table });
   /* "Fortryd puslespil 2 (0:48:12)" */
   const undoLabel = (position, seconds) => fmt(T.undo_label, { n: position, time: hms(seconds) });
-  /* R8: lone missing pieces are deducted */
-  const deducted = (n) => (n === 0 ? T.deduct_none : n === 1 ? T.deduct_one : fmt(T.deduct_many, { n }));
+  /* What `n` lone missing pieces cost under the competition's ranking: deducted pieces (R8,
+   * `dm`), or seconds added to the time (`wjpc`: `comp.penalty` seconds each). */
+  const deducted = (n, comp) => {
+    const c = comp || first;
+    if (c.ranking === "wjpc") {
+      const s = nf.format(n * (c.penalty || 0));
+      return n === 0 ? T.penalty_none : n === 1 ? fmt(T.penalty_one, { s }) : fmt(T.penalty_many, { s, n });
+    }
+    return n === 0 ? T.deduct_none : n === 1 ? T.deduct_one : fmt(T.deduct_many, { n });
+  };
+  /* Adjacent missing pieces: a production fault that costs nothing under either ranking. */
+  const fault = (n, comp) => fmt((comp || first).ranking === "wjpc" ? T.penalty_fault : T.fault, { n });
 
   /* What an undo undoes, in words: "puslespil 2", "optællingen på 480 brikker" ... */
   function what(e) {
@@ -47,5 +57,5 @@ export function words(cfg, comps) {
     return fmt(T.kind_finish, { n: e.puzzle, time: hms(e.elapsed_seconds) });
   }
 
-  return { T, nf, puzzles, puzzleLine, sheetLine, tableText, undoLabel, deducted, what, entryText };
+  return { T, nf, puzzles, puzzleLine, sheetLine, tableText, undoLabel, deducted, fault, what, entryText };
 }

@@ -184,20 +184,29 @@ def decide(
 def label_ranking(ranked: Sequence[Standing], teams: Collection[object]) -> list[Standing]:
     """One label's own ranking: the standings of `ranked` (a competition's, as
     `rules.standings` gives them) whose team is in `teams`, ranked anew among themselves by
-    R11 (rank = 1 + entrants of the label strictly ahead: 1, 2, 2, 4); disqualified
-    entrants last with rank None, in the order they had."""
+    the same rules (rank = 1 + entrants of the label strictly ahead: 1, 2, 2, 4);
+    disqualified entrants last with rank None, in the order they had. The competition's
+    ranks already say who is ahead and who is equal under its profile (dm: R11, wjpc: the
+    World rules), so a label's ranking keeps that order; a standing without a rank (not
+    disqualified) is placed by R11's key after the ranked ones."""
     out: list[Standing] = []
-    previous: tuple[int, int, int] | None = None
+    previous: tuple[object, ...] | None = None
     rank: int | None = None
+
+    def order(s: Standing) -> tuple[object, ...]:
+        if s.rank is not None:
+            return (0, s.rank)
+        return (1, *r11_key(s))
+
     mine = sorted(
         (s for s in ranked if s.team in teams),
-        key=lambda s: (s.disqualified, r11_key(s)),
+        key=lambda s: (s.disqualified, order(s)),
     )
     for position, s in enumerate(mine, start=1):
         if s.disqualified:
             out.append(replace(s, rank=None))
             continue
-        key = r11_key(s)
+        key = order(s)
         if key != previous:
             rank, previous = position, key
         out.append(replace(s, rank=rank))

@@ -23,12 +23,13 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
-from competition.models import Championship, Competition, Puzzle, Team
+from competition.models import Championship, Competition, Puzzle, Ranking, Team
 from judging.models import Count, Finish, Objection
 from scoring.models import MirrorState
 from scoring.selectors import standings_for
 
-SCHEMA_VERSION = 3  # 2: the championship, the discipline and the round; 3: the labels
+# 2: the championship, the discipline and the round; 3: the labels; 4: the ranking (dm, wjpc)
+SCHEMA_VERSION = 4
 _INT, _STR, _BOOL = int, str, bool
 _OPT_INT, _OPT_STR = (int, None), (str, None)
 COMPETITION = {
@@ -51,6 +52,7 @@ COMPETITION = {
     "hold_results": _BOOL,
     "discipline": _STR,
     "round": _STR,
+    "ranking": _STR,  # the profile the standings rank by (issue 34)
 }
 CHAMPIONSHIP = {
     "slug": _STR,
@@ -185,11 +187,25 @@ def _check(value, spec, where: str) -> None:
             raise SnapshotError(f"{where}: the wrong type")
 
 
+def _upgrade(snapshot) -> None:
+    """A snapshot of version 3 (a hall not yet updated) ranks by the Danish rules: it is
+    read as version 4 with `ranking` "dm", in place."""
+    if isinstance(snapshot, dict) and snapshot.get("schema") == 3:
+        competition = snapshot.get("competition")
+        if isinstance(competition, dict) and "ranking" not in competition:
+            competition["ranking"] = "dm"
+            snapshot["schema"] = SCHEMA_VERSION
+
+
 def validate(snapshot) -> None:
-    """Exactly the schema's fields with the schema's types, else SnapshotError."""
+    """Exactly the schema's fields with the schema's types, else SnapshotError (a version 3
+    snapshot is upgraded in place first: `_upgrade`)."""
+    _upgrade(snapshot)
     _check(snapshot, SCHEMA, "snapshot")
     if snapshot["schema"] != SCHEMA_VERSION:
         raise SnapshotError("snapshot.schema: not this app's")
+    if snapshot["competition"]["ranking"] not in Ranking.values:
+        raise SnapshotError("snapshot.competition.ranking: not a ranking of this app")
     for name in ("starts_at", "started_at", "stopped_at", "finalised_at"):
         value = snapshot["competition"][name]
         if value is not None and parse_datetime(value) is None:

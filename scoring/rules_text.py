@@ -191,6 +191,68 @@ NOTICES = [
 ]
 
 
+# A competition's ranking profile (issue 34; `Competition.ranking`): (id, Danish heading,
+# English heading, Danish rules, English rules). The pure rules rank by it
+# (`puzzle_rules` `standings(profile=...)`).
+RANKINGS = [
+    (
+        "dm",
+        "Danske regler (DM)",
+        "Danish rules (DM)",
+        [
+            "Vinderen er det hold, der har lagt flest brikker (R11). Enkelte manglende brikker "
+            "trækkes fra de lagte brikker; mangler 2 eller flere brikker, der sidder ved siden "
+            "af hinanden, er det en produktionsfejl, og de trækkes ikke fra (R8).",
+            "Ved samme antal brikker placeres det hold først, der blev færdigt med sit sidste "
+            "hele puslespil først. Er også det ens, deler holdene placeringen.",
+        ],
+        [
+            "The winner is the team that has placed the most pieces (R11). Lone missing pieces "
+            "are subtracted from the placed pieces; 2 or more missing pieces that sit next to "
+            "each other are a production fault and are not subtracted (R8).",
+            "On equal pieces the team that finished its last whole puzzle first ranks ahead. "
+            "Still equal, the teams share the place.",
+        ],
+    ),
+    (
+        "wjpc",
+        "Verdensmesterskabets regler (WJPC)",
+        "World Championship rules (WJPC)",
+        [
+            "Et hold, der har lagt alle puslespil færdige, placeres efter sin tid: tiden for "
+            "det sidste hele puslespil med 10 sekunder lagt til for hver enkelt manglende "
+            "brik. Mangler 2 eller flere brikker, der sidder ved siden af hinanden, er det en "
+            "produktionsfejl, og der lægges ingen tid til (som R8).",
+            "Alle hold, der blev færdige, placeres foran alle hold, der ikke blev færdige.",
+            "Hold, der ikke blev færdige, placeres efter antal lagte brikker (kun grupper på "
+            "mindst 3 brikker, som R9); samme antal brikker deler placeringen.",
+            "Sådan rangerer World Jigsaw Puzzle Championship, UK Jigsaw Puzzle Association og "
+            "MySpeedPuzzlings officielle resultater.",
+        ],
+        [
+            "A team that finished every puzzle ranks by its time: the time of its last whole "
+            "puzzle, with 10 seconds added for each lone missing piece. 2 or more missing "
+            "pieces that sit next to each other are a production fault: no time is added (as "
+            "R8).",
+            "Every team that finished ranks before every team that did not.",
+            "Teams that did not finish rank by pieces placed (only groups of at least 3 "
+            "pieces, as R9); equal pieces share the place.",
+            "This is how the World Jigsaw Puzzle Championship, the UK Jigsaw Puzzle "
+            "Association and MySpeedPuzzling's official results rank.",
+        ],
+    ),
+]
+
+
+def ranking_in(profile: str, language: str) -> dict:
+    """One ranking profile's rules in "da" or "en": {id, heading, paragraphs}."""
+    english = language[:2] == "en"
+    for i, hda, hen, pda, pen in RANKINGS:
+        if i == profile:
+            return {"id": i, "heading": hen if english else hda, "paragraphs": pen if english else pda}
+    raise KeyError(profile)
+
+
 def rules_in(language: str) -> dict:
     """The rules and notices in "da" or "en" (anything else: Danish)."""
     english = language[:2] == "en"
@@ -200,4 +262,5 @@ def rules_in(language: str) -> dict:
             {"id": i, "heading": hen if english else hda, "paragraphs": pen if english else pda}
             for i, hda, hen, pda, pen in NOTICES
         ],
+        "rankings": [ranking_in(i, language) for i, *_texts in RANKINGS],
     }

@@ -52,9 +52,17 @@ def home(request):
 
 
 def rules(request):
-    """R1-R20, P1, P2: the organiser's Danish text, or the English rendering."""
+    """R1-R20, P1, P2: the organiser's Danish text, or the English rendering; then each
+    ranking profile's rules (`#dm`, `#wjpc`). `?ranking=wjpc` (a leaderboard's link) puts
+    that profile first, marked as the one the competition ranks by."""
+    text = rules_in(_language())
+    chosen = request.GET.get("ranking")
+    if chosen in {r["id"] for r in text["rankings"]}:
+        text["rankings"].sort(key=lambda r: r["id"] != chosen)
+    else:
+        chosen = None
     return render(
         request,
         "scoring/rules.html",
-        {**rules_in(_language()), "updated": date(*UPDATED)},
+        {**text, "chosen": chosen, "updated": date(*UPDATED)},
     )

@@ -348,3 +348,20 @@ def test_the_fragment_is_kept_in_the_shared_cache_per_version(client, live):
     assert client.get(f"/{c.slug}/", HTTP_HX_REQUEST="true").content == (
         b'<section id="live">from the cache</section>'
     )
+
+
+def test_rules_say_each_ranking_profile_in_danish_and_english(client, db):
+    body = client.get("/rules/").content.decode()
+    assert 'id="dm"' in body and 'id="wjpc"' in body
+    assert "Verdensmesterskabets regler (WJPC)" in body
+    assert "10 sekunder lagt til for hver enkelt manglende brik" in body
+    assert "Alle hold, der blev færdige, placeres foran alle hold, der ikke blev færdige." in body
+    assert "Denne konkurrence rangeres efter disse regler." not in body
+    chosen = client.get("/rules/?ranking=wjpc").content.decode()
+    assert "Denne konkurrence rangeres efter disse regler." in chosen
+    assert chosen.index('id="wjpc"') < chosen.index('id="dm"')  # its own rules first
+    english = client.get("/rules/?ranking=wjpc", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "World Championship rules (WJPC)" in english
+    assert "with 10 seconds added for each lone missing piece" in english
+    assert "This competition ranks by these rules." in english
+    assert client.get("/rules/?ranking=nope").status_code == 200

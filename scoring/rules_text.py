@@ -249,7 +249,11 @@ def ranking_in(profile: str, language: str) -> dict:
     english = language[:2] == "en"
     for i, hda, hen, pda, pen in RANKINGS:
         if i == profile:
-            return {"id": i, "heading": hen if english else hda, "paragraphs": pen if english else pda}
+            return {
+                "id": i,
+                "heading": hen if english else hda,
+                "paragraphs": pen if english else pda,
+            }
     raise KeyError(profile)
 
 

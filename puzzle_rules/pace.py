@@ -56,11 +56,13 @@ class FeedItem:
     new_leader: bool  # first place now, not before
 
 
-def feed(puzzles: Sequence[Puzzle], sheets: Sequence[Sheet], *, last: int = 30) -> list[FeedItem]:
+def feed(
+    puzzles: Sequence[Puzzle], sheets: Sequence[Sheet], *, last: int = 30, profile: str = "dm"
+) -> list[FeedItem]:
     """The newest `last` finishes, newest first, each with the team's place just before and
     just after it, by the rules over the finishes registered until then (in the order of
-    their times; counts come only after the clock and are not part of the feed).
-    Disqualified teams are left out."""
+    their times; counts come only after the clock and are not part of the feed), ranked by
+    the competition's `profile` (dm, wjpc). Disqualified teams are left out."""
     competing = [s for s in sheets if not s.disqualified]
     events = sorted(
         (
@@ -81,7 +83,8 @@ def feed(puzzles: Sequence[Puzzle], sheets: Sequence[Sheet], *, last: int = 30) 
             replace(s, team=i, counted=None, finishes=tuple(kept.get(i, ())))
             for i, s in enumerate(competing)
         ]
-        return {st.team: st.rank for st in standings(puzzles, cut)}  # type: ignore[misc]
+        ranked = standings(puzzles, cut, profile=profile)
+        return {st.team: st.rank for st in ranked}  # type: ignore[misc]
 
     items = []
     before = places(first)

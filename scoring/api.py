@@ -29,6 +29,7 @@ from scoring.selectors import (
     label_body,
     memo_blobs,
     standings_for,
+    version_of,
 )
 
 PUBLIC_CACHE_CONTROL = "public, max-age=1"
@@ -191,7 +192,7 @@ def standings_answer(request, slug: str, *, staff: bool) -> HttpResponse:
     audience = ("-staff" if staff else "") + ("-blind" if staff and blind else "")
     label = label_of(request)
     labelled = label_tag(label)
-    etag = f'"s{state.pk}-{state.standings_version}-{status}{audience}{labelled}"'
+    etag = f'"s{state.pk}-{version_of(state)}-{status}{audience}{labelled}"'
 
     def of_label(body: dict) -> dict:
         return body if label is None else label_body(state, body, label)
@@ -208,7 +209,7 @@ def standings_answer(request, slug: str, *, staff: bool) -> HttpResponse:
         response = cached_response(
             request,
             state,
-            f"standings-json:{state.pk}:{state.standings_version}:{status}{labelled}",
+            f"standings-json:{state.pk}:{version_of(state)}:{status}{labelled}",
             lambda: _dumps(api_body(of_label(standings_for(state, status=status)))),
             "application/json",
         )

@@ -6,7 +6,7 @@ from django.core.cache import cache
 
 from puzzle_rules.pace import feed, projected_finish
 from puzzle_rules.rules import Finish, Puzzle, Sheet
-from scoring.selectors import CACHE_SECONDS
+from scoring.selectors import CACHE_SECONDS, version_of
 
 FEED_ITEMS = 30
 
@@ -43,7 +43,8 @@ def projection(body: dict, row: dict, state, now) -> int | None:
 
 def feed_items(state, status: str, body: dict) -> list[dict]:
     """The feed's lines, computed once per standings version (the rules replayed)."""
-    key = f"feed:{state.pk}:{state.standings_version}:{status}"
+    ranking = body.get("ranking", "dm")  # the places as the competition ranks them
+    key = f"feed:{state.pk}:{version_of(state)}:{status}:{ranking}"
     items = cache.get(key)
     if items is None:
         puzzles, sheets = rules_input(body)
@@ -58,7 +59,7 @@ def feed_items(state, status: str, body: dict) -> list[dict]:
                 "change_abs": abs(i.change or 0),
                 "new_leader": i.new_leader,
             }
-            for i in feed(puzzles, sheets, last=FEED_ITEMS)
+            for i in feed(puzzles, sheets, last=FEED_ITEMS, profile=ranking)
         ]
         cache.set(key, items, CACHE_SECONDS)
     return items

@@ -35,21 +35,25 @@ def official_results(request, competition):
     )
     puzzles = body["puzzles"]
     language = "en" if (get_language() or "da").startswith("en") else "da"
+    wjpc = body.get("ranking") == "wjpc"  # the World rules: a time penalty, not a deduction
     rows = []
     for row in body["standings"]:
         by_position = {f["puzzle"]: f for f in row["finishes"]}
+        per_piece = row["penalty_seconds"] // row["lone_missing"] if row["lone_missing"] else 0
         cells = []
         for p in puzzles:
             finish = by_position.get(p["position"])
             counted = (
                 row["counted"] if finish is None and p["position"] == row["finished"] + 1 else None
             )
-            cells.append({"puzzle": p, "finish": finish, "counted": counted})
+            penalty = finish["deducted"] * per_piece if finish else 0
+            cells.append({"puzzle": p, "finish": finish, "counted": counted, "penalty": penalty})
         if row["disqualified"]:
             note = _("Disqualified: %(reason)s") % {"reason": reasons.get(row["team"]["id"], "")}
         else:
             note = (row.get("tie_break") or {}).get(language, "")
-        rows.append({**row, "cells": cells, "note": note})
+        finished_all = bool(puzzles) and row["finished"] == len(puzzles)
+        rows.append({**row, "cells": cells, "note": note, "finished_all": finished_all})
     return render(
         request,
         "scoring/official_results.html",
@@ -61,7 +65,8 @@ def official_results(request, competition):
             "url": url,
             "rows": rows,
             "printed_at": timezone.now(),
-            "note_colspan": len(puzzles) + 2,
+            "wjpc": wjpc,
+            "note_colspan": len(puzzles) + (4 if wjpc else 2),
             "landscape": len(puzzles) > 5,
         },
     )

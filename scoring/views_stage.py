@@ -39,7 +39,7 @@ from django.views.decorators.clickjacking import xframe_options_sameorigin
 from competition.models import Championship, Competition, Status
 from scoring import selectors
 from scoring.api import cached_response, if_none_match
-from scoring.selectors import CACHE_SECONDS
+from scoring.selectors import CACHE_SECONDS, version_of
 
 # This module extends the public pages: their live parts, language and programme entries.
 from scoring.views_public.live import (
@@ -58,7 +58,7 @@ def _signature(championship: Championship, competitions, statuses: dict) -> str:
     championship's words and each competition's standings version and clock status (the
     version is bumped by every write to a competition, its screen's mode included)."""
     parts = [championship.name, championship.venue, str(settings.STAGE_ROTATE_SECONDS)]
-    parts += [f"{c.pk}.{c.standings_version}.{statuses[c.pk]}" for c in competitions]
+    parts += [f"{c.pk}.{version_of(c)}.{statuses[c.pk]}" for c in competitions]
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:20]
 
 

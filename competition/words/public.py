@@ -9,6 +9,12 @@ from django.utils.translation import pgettext_lazy
 
 __all__ = ["TEXTS"]
 
+WJPC_NOTE = (
+    "Ranked by the World rules: a team that finished by its time, +10 sec. for each missing "
+    "piece, before every team that did not."
+)
+NOT_FINISHED = "Not finished: ranked by its placed pieces, after every team that finished."
+
 TEXTS: dict[str, tuple[Promise, Promise, Promise]] = {
     # --- the words alone ---------------------------------------------------------------------
     "Team": (_("Entrant"), _("Pair"), _("Team")),
@@ -22,6 +28,26 @@ TEXTS: dict[str, tuple[Promise, Promise, Promise]] = {
     "No team matches.": (_("No entrant matches."), _("No pair matches."), _("No team matches.")),
     "No teams yet.": (_("No entrants yet."), _("No pairs yet."), _("No teams yet.")),
     "No teams.": (_("No entrants."), _("No pairs."), _("No teams.")),
+    # issue 34: the World rules (wjpc), on the leaderboard and a team's page
+    WJPC_NOTE: (
+        _(
+            "Ranked by the World rules: an entrant that finished by its time, +10 sec. for "
+            "each missing piece, before every entrant that did not."
+        ),
+        _(
+            "Ranked by the World rules: a pair that finished by its time, +10 sec. for each "
+            "missing piece, before every pair that did not."
+        ),
+        _(
+            "Ranked by the World rules: a team that finished by its time, +10 sec. for each "
+            "missing piece, before every team that did not."
+        ),
+    ),
+    NOT_FINISHED: (
+        _("Not finished: ranked by its placed pieces, after every entrant that finished."),
+        _("Not finished: ranked by its placed pieces, after every pair that finished."),
+        _("Not finished: ranked by its placed pieces, after every team that finished."),
+    ),
     "No team has this label.": (
         _("No entrant has this label."),
         _("No pair has this label."),

@@ -27,6 +27,7 @@ A test that replaces what a read calls patches the module that holds the read.
 from scoring.selectors.labels import label_body
 from scoring.selectors.memo import MEMO_SECONDS, memo_clear
 from scoring.selectors.memo import STATE_FIELDS as STATE_FIELDS
+from scoring.selectors.memo import version_of as version_of
 from scoring.selectors.programmes import programme, programme_blobs, programme_read
 from scoring.selectors.standings import (
     CACHE_SECONDS,

@@ -10,7 +10,7 @@ from django.conf import settings
 
 from competition.models import Championship, Competition
 
-__all__ = ["MEMO_SECONDS", "STATE_FIELDS", "memo_clear"]
+__all__ = ["MEMO_SECONDS", "STATE_FIELDS", "memo_clear", "version_of"]
 
 MEMO_SECONDS = 1.0
 
@@ -37,6 +37,14 @@ STATE_FIELDS = (
     "discipline",  # the pages' words for an entrant (competition/words/)
     "ranking",  # the profile the standings rank by (dm, wjpc)
 )
+
+
+def version_of(state: Competition) -> str:
+    """The standings version as cache keys and ETags name it: with the ranking when it is not
+    the Danish rules', so a ranking changed without a bump (a restore, a mirror) is never
+    served the order cached for the other one."""
+    ranking = getattr(state, "ranking", "dm")
+    return str(state.standings_version) + ("" if ranking == "dm" else ranking)
 
 
 # slug -> (competition state, monotonic time read, bytes sent for that state). Public

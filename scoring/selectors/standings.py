@@ -31,11 +31,12 @@ CACHE_SECONDS = 6 * 3600
 
 
 def standings_key(state: Competition, status: str) -> str:
-    return f"standings:{state.pk}:{state.standings_version}:{status}"
+    # The ranking too: a ranking changed without a write (a mirror, a restore) is no stale order.
+    return f"standings:{state.pk}:{state.standings_version}:{status}:{state.ranking}"
 
 
 def _good_key(state: Competition) -> str:
-    return f"standings:{state.pk}:good"
+    return f"standings:{state.pk}:good:{state.ranking}"
 
 
 def competition_standings(competition: Competition, *, staff: bool = False) -> dict:
@@ -145,6 +146,7 @@ def _head(state: Competition, status: str) -> dict:
         "final": status == "final",
         "name": state.name,
         "version": state.standings_version,
+        "ranking": state.ranking,  # the profile the rows are ranked by (dm, wjpc)
         "duration_seconds": state.duration_minutes * 60,
         # When the clock ended, in seconds since its start: earlier when stopped early.
         "end_seconds": (
@@ -233,7 +235,9 @@ def _compute(state: Competition, status: str) -> tuple[dict, dict]:
             for t in teams
         ]
         ranked = rules.standings(
-            [rules.Puzzle(p["position"], p["pieces"]) for p in puzzles], sheets
+            [rules.Puzzle(p["position"], p["pieces"]) for p in puzzles],
+            sheets,
+            profile=state.ranking,
         )
         by_id = {t["id"]: t for t in teams}
         pieces_at = {p["position"]: p["pieces"] for p in puzzles}
@@ -309,6 +313,9 @@ def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id, alone) 
         "pieces": s.pieces,
         "finished": s.finished,
         "last_finish_seconds": s.last_finish_seconds,
+        # wjpc: the seconds added for the lone missing pieces (0 under dm), and how many
+        "penalty_seconds": s.penalty_seconds,
+        "lone_missing": sum(f["deducted"] for f in out_finishes),
         "finishes": out_finishes,
         "counted": counted,
         "disqualified": s.disqualified,
@@ -328,7 +335,9 @@ def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id, alone) 
 
 def api_body(body: dict, *, confirmed: bool = False) -> dict:
     """Exactly the standings body of docs/contracts.md (no page extras); with `confirmed` (staff who
-    may see an unconfirmed count) each row says whether its count is confirmed."""
+    may see an unconfirmed count) each row says whether its count is confirmed. Under the
+    World rules (`wjpc`) the body says `ranking` and each row its `penalty_seconds`."""
+    wjpc = body.get("ranking") == "wjpc"
     out = {
         **({"label": body["label"]} if "label" in body else {}),
         "competition": body["competition"],
@@ -364,8 +373,12 @@ def api_body(body: dict, *, confirmed: bool = False) -> dict:
                 ),
                 "disqualified": r["disqualified"],
                 "under_review": r["under_review"],
+                # issue 34: under the World rules the seconds added for missing pieces
+                **({"penalty_seconds": r["penalty_seconds"]} if wjpc else {}),
             }
             for r in body["standings"]
         ],
     }
+    if wjpc:  # under the Danish rules the body is exactly DESIGN.md's
+        out["ranking"] = "wjpc"
     return out

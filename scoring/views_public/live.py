@@ -26,7 +26,7 @@ from scoring.api import (
 )
 from scoring.charts import race_chart
 from scoring.follow import feed_items
-from scoring.selectors import CACHE_SECONDS, competition_state, standings_for
+from scoring.selectors import CACHE_SECONDS, competition_state, standings_for, version_of
 
 POLL_SECONDS = 5
 
@@ -142,7 +142,7 @@ def screen_context(state, body, label=None) -> dict:
 
 
 def _live_key(kind, state, status, lang, label=None) -> str:
-    return f"live:{kind}:{state.pk}:{state.standings_version}:{status}:{lang}{label_tag(label)}"
+    return f"live:{kind}:{state.pk}:{version_of(state)}:{status}:{lang}{label_tag(label)}"
 
 
 def _kept(state, status, label) -> bool:
@@ -178,7 +178,7 @@ def _live_page(request, slug, kind, otherwise=None):
     lang = _language()
     label = label_of(request)
     if request.htmx:
-        etag = f'W/"{kind}-{state.pk}-{state.standings_version}-{status}-{lang}{label_tag(label)}"'
+        etag = f'W/"{kind}-{state.pk}-{version_of(state)}-{status}-{lang}{label_tag(label)}"'
         if staff:
             response = HttpResponse(_live_html(state, status, staff, lang, kind, blind, label))
         elif if_none_match(request, etag):
@@ -216,7 +216,7 @@ def _live_page(request, slug, kind, otherwise=None):
         response = cached_response(
             request,
             state,
-            f"page:{kind}:{state.pk}:{state.standings_version}:{status}:{lang}",
+            f"page:{kind}:{state.pk}:{version_of(state)}:{status}:{lang}",
             lambda: render_to_string(page_template, context(), request),
             "text/html; charset=utf-8",
         )

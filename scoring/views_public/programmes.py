@@ -52,6 +52,7 @@ _PROGRAMME_FIELDS = (
     "stopped_at",
     "finalised_at",
     "standings_version",
+    "ranking",  # the leaders shown rank by it
     "hold_results",
     "reveal_from",
     "reveal_at",

@@ -20,6 +20,14 @@ from scoring.selectors import standings_for
 from scoring.views_public.live import _state
 
 
+def ranked_time(row: dict, puzzles: int) -> str:
+    """Under the World rules, a finisher's time with its penalty, as h:mm:ss ("" for an
+    entrant that has not finished every puzzle: it ranks by its pieces)."""
+    if row["finished"] < puzzles or row["last_finish_seconds"] is None or not puzzles:
+        return ""
+    return format_hms(row["last_finish_seconds"] + row["penalty_seconds"])
+
+
 def results_csv(request, slug):
     """The results for a Danish Excel: `;` between fields, UTF-8 with a BOM, header first;
     with `?label=`, that label's own ranking (its name in the file's name)."""
@@ -35,6 +43,9 @@ def results_csv(request, slug):
     writer = csv_writer(out, delimiter=";", lineterminator="\r\n")
     header = [_("No."), entrant_text(state, "Team"), _("Table"), _("Pieces"), _("Puzzles finished")]
     header.append(_("Last finish"))
+    wjpc = body.get("ranking") == "wjpc"  # the World rules: the time plus its penalty ranks
+    if wjpc:
+        header += [_("Time penalty (seconds)"), _("Time with penalty")]
     for p in body["puzzles"]:
         header += [
             _("Puzzle %(n)s time") % {"n": p["position"]},
@@ -52,6 +63,8 @@ def results_csv(request, slug):
             r["finished"],
             format_hms(r["last_finish_seconds"]) if r["last_finish_seconds"] is not None else "",
         ]
+        if wjpc:
+            line += [r["penalty_seconds"], ranked_time(r, len(body["puzzles"]))]
         for p in body["puzzles"]:
             f = finishes.get(p["position"])
             line += [format_hms(f["elapsed_seconds"]), f["deducted"]] if f else ["", ""]

@@ -35,10 +35,14 @@ def team(request, slug, team_id):
     if row is None:
         raise Http404("No such team in this competition.")
     finishes = {f["puzzle"]: f for f in row["finishes"]}
+    wjpc = body.get("ranking") == "wjpc"
+    # The World rules: each finish's share of the time penalty (its lone missing pieces).
+    per_piece = row["penalty_seconds"] // row["lone_missing"] if row["lone_missing"] else 0
     timeline = []
     for p in body["puzzles"]:
         f = finishes.get(p["position"])
         entry = {"puzzle": p, "finish": f, "counted": None, "current": False}
+        entry["penalty"] = f["deducted"] * per_piece if f else 0
         if f is None and p["position"] == row["finished"] + 1:
             entry["counted"] = row["counted"]
             entry["counting"] = row["counting"] and row["counted"] is None
@@ -54,6 +58,8 @@ def team(request, slug, team_id):
         "row": row,
         "timeline": timeline,
         "deducted": sum(f["deducted"] for f in row["finishes"]),
+        "wjpc": wjpc,
+        "finished_all": bool(body["puzzles"]) and row["finished"] == len(body["puzzles"]),
         "chart": race_chart(body, team_id=team_id),
         "staff": staff,
         **_share(request),

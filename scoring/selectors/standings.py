@@ -13,6 +13,7 @@ from django.utils import timezone
 from competition.models import Competition, Discipline, Puzzle, Team
 from judging.models import Finish, Objection
 from puzzle_rules import rules
+from scoring.selectors.memo import version_of
 from scoring.selectors.state import competition_state
 from scoring.selectors.tie_break import _tie_break
 
@@ -32,11 +33,11 @@ CACHE_SECONDS = 6 * 3600
 
 def standings_key(state: Competition, status: str) -> str:
     # The ranking too: a ranking changed without a write (a mirror, a restore) is no stale order.
-    return f"standings:{state.pk}:{state.standings_version}:{status}:{state.ranking}"
+    return f"standings:{state.pk}:{version_of(state)}:{status}"
 
 
 def _good_key(state: Competition) -> str:
-    return f"standings:{state.pk}:good:{state.ranking}"
+    return f"standings:{state.pk}:good{'' if state.ranking == 'dm' else state.ranking}"
 
 
 def competition_standings(competition: Competition, *, staff: bool = False) -> dict:

@@ -116,11 +116,6 @@ def ensure_sources_final(rounds: Sequence[Competition]) -> None:
         )
 
 
-def _final_rows(source: Competition) -> list[dict]:
-    """A final round's standings rows (staff: every count is confirmed once final)."""
-    return standings_for(source, staff=True, status="final")["standings"]
-
-
 def advancing(
     rounds: Sequence[Competition], *, best: int, per_source: bool
 ) -> tuple[championship.Advancing, dict[int, dict]]:
@@ -128,8 +123,11 @@ def advancing(
     row of its round's standings by team id (name, rank, pieces, last whole puzzle)."""
     rows: dict[int, dict] = {}
     standings: dict[str, list[rules.Standing]] = {}
+    keys: dict[int, tuple[int, ...]] = {}  # each entrant's order under its round's ranking
     for source in rounds:
-        mine = _final_rows(source)
+        # a final round's standings (staff: every count is confirmed once final)
+        body = standings_for(source, staff=True, status="final")
+        mine = body["standings"]
         rows.update((row["team"]["id"], row) for row in mine)
         standings[source.slug] = [
             rules.Standing(
@@ -139,10 +137,15 @@ def advancing(
                 finished=row["finished"],
                 last_finish_seconds=row["last_finish_seconds"],
                 disqualified=row["disqualified"],
+                penalty_seconds=row["penalty_seconds"],
             )
             for row in mine
         ]
-    result = championship.advancing(standings, best=best, per_source=per_source)
+        for s in standings[source.slug]:
+            keys[s.team] = championship.rank_key(
+                s, puzzles=len(body["puzzles"]), profile=source.ranking
+            )
+    result = championship.advancing(standings, best=best, per_source=per_source, keys=keys)
     return result, rows
 
 

@@ -38,6 +38,7 @@ __all__ = [
     "decide",
     "label_ranking",
     "r11_key",
+    "rank_key",
 ]
 
 
@@ -47,6 +48,7 @@ class Entrant:
 
     source: object  # the source round's id (a slug); opaque here
     standing: Standing
+    key: tuple[int, ...] = ()  # its order under its round's profile (`rank_key`); () is R11's
 
     @property
     def team(self) -> object:
@@ -81,9 +83,27 @@ def r11_key(standing: Standing) -> tuple[int, int, int]:
     return (-standing.pieces, 1 if last is None else 0, 0 if last is None else last)
 
 
+def rank_key(standing: Standing, *, puzzles: int, profile: str = "dm") -> tuple[int, ...]:
+    """A standing's order as a key under a ranking profile, comparable across rounds of that
+    profile: `dm` R11's (`r11_key`); `wjpc` a finisher of all `puzzles` by its time plus its
+    penalty, before every other entrant, those by more pieces. Equal keys are a tie."""
+    if profile == "dm":
+        return r11_key(standing)
+    if profile != "wjpc":
+        raise RuleViolation("profile", f"Unknown ranking profile {profile!r}.")
+    last = standing.last_finish_seconds
+    if puzzles and standing.finished >= puzzles and last is not None:
+        return (0, last + getattr(standing, "penalty_seconds", 0), 0)
+    return (1, -standing.pieces, 0)
+
+
+def _key(entrant: Entrant) -> tuple[int, ...]:
+    return entrant.key or r11_key(entrant.standing)
+
+
 def _order(entrant: Entrant) -> tuple[object, ...]:
-    # R11, then an order that does not depend on the input's: the source, then the team.
-    return (*r11_key(entrant.standing), _plain_key(entrant.source), _plain_key(entrant.team))
+    # Its round's order, then one that does not depend on the input's: the source, the team.
+    return (*_key(entrant), _plain_key(entrant.source), _plain_key(entrant.team))
 
 
 def _plain_key(value: object) -> tuple[int, float, str]:
@@ -100,26 +120,32 @@ def _cut(
     """The best `best` of `entrants` (already in R11 order): (sure, the tie at the cut)."""
     if len(entrants) <= best:
         return list(entrants), None
-    at_cut = r11_key(entrants[best - 1].standing)
-    if r11_key(entrants[best].standing) != at_cut:
+    at_cut = _key(entrants[best - 1])
+    if _key(entrants[best]) != at_cut:
         return list(entrants[:best]), None
-    sure = [e for e in entrants if r11_key(e.standing) < at_cut]
-    tied = tuple(e for e in entrants if r11_key(e.standing) == at_cut)
+    sure = [e for e in entrants if _key(e) < at_cut]
+    tied = tuple(e for e in entrants if _key(e) == at_cut)
     return sure, Tie(source=source, seats=best - len(sure), tied=tied)
 
 
 def advancing(
-    sources: Mapping[object, Sequence[Standing]], *, best: int, per_source: bool
+    sources: Mapping[object, Sequence[Standing]],
+    *,
+    best: int,
+    per_source: bool,
+    keys: Mapping[object, tuple[int, ...]] | None = None,
 ) -> Advancing:
     """The entrants that go on from `sources` (each source's final standings, by its id):
     the best `best` of each source (`per_source`) or of all of them together. Disqualified
     entrants never go on. A cut inside a tie is a `Tie` (nothing of it is in `sure`).
-    The answer is the same whatever the order of the sources and of their standings."""
+    `keys` (by team) orders the entrants as their rounds' profiles rank (`rank_key`);
+    without it, R11. The answer is the same whatever the order of the sources and of
+    their standings."""
     if best < 1:
         raise ValueError("best must be at least 1")
     pools: list[tuple[object | None, list[Entrant]]]
     everyone = [
-        Entrant(source, s)
+        Entrant(source, s, keys.get(s.team, ()) if keys else ())
         for source, rows in sources.items()
         for s in rows
         if not s.disqualified and s.rank is not None

@@ -7,12 +7,15 @@ its old address); they are written in `records.py` (the data and `RuleViolation`
 `checks.py` (one record at a time), `ranking.py` (`standings`, R11) and `tie_break.py` (why
 two teams with the same pieces are placed as they are).
 
-`standings(puzzles, sheets)` checks everything the judges recorded and ranks the teams.
-Whatever breaks a rule raises `RuleViolation`; its `.code` is one of:
+`standings(puzzles, sheets, profile="dm")` checks everything the judges recorded and ranks
+the teams by the ranking profile, one of `PROFILES`: "dm" (the Danish rules, R11 below, the
+default) or "wjpc" (the World championship's, below). Whatever breaks a rule raises
+`RuleViolation`; its `.code` is one of:
 
 =========================  ======  ==========================================================
 code                       rule    when
 =========================  ======  ==========================================================
+``profile``                --      a ranking profile that is not one of ``PROFILES``
 ``puzzle_sequence``        R7      the puzzles' positions are not exactly 1..N
 ``puzzle_not_positive``    --      a puzzle with 0 pieces or fewer
 ``duplicate_team``         --      two sheets for the same team
@@ -52,6 +55,14 @@ first, a team with no finish after every team with one; still equal means the sa
 and the next rank skips (1, 2, 2, 4). Disqualified teams have rank None and come after all
 ranked teams, ordered among themselves the same way.
 
+Ranking under "wjpc": a team that finished every puzzle ranks by its last finish plus
+``PENALTY_SECONDS_PER_PIECE`` (10) per lone missing piece (R8's lone pieces; a spot of 2 or
+more is a manufacturing defect, no penalty): ``Standing.penalty_seconds`` and
+``Standing.ranking_seconds``; equal times share the rank. Every such team ranks before every
+team that did not finish every puzzle; those rank by pieces alone (R8, R9, as under "dm"),
+equal pieces sharing the rank whatever their times. Disqualified teams as under "dm".
+Under "dm" ``penalty_seconds`` is 0 and ``ranking_seconds`` None.
+
 The output order never depends on the order of the input. Teams that are exactly tied
 (same rank) are listed by their id: numbers in numeric order, then strings in string
 order, then any other id by ``(type name, repr)``. Team ids must be hashable.
@@ -73,12 +84,23 @@ from puzzle_rules.checks import check_puzzle_sequence as check_puzzle_sequence
 from puzzle_rules.checks import check_ranking_change as check_ranking_change
 from puzzle_rules.ranking import next_place as next_place
 from puzzle_rules.ranking import standings
-from puzzle_rules.records import Finish, Puzzle, RuleViolation, Sheet, Standing
+from puzzle_rules.records import (
+    PENALTY_SECONDS_PER_PIECE,
+    PROFILES,
+    Finish,
+    Puzzle,
+    RuleViolation,
+    Sheet,
+    Standing,
+    check_profile,
+)
 from puzzle_rules.tie_break import tie_break, tie_break_reason
 
 # The names DESIGN.md fixes, one import away. `check_new_position`, `check_puzzle_sequence`
 # and `next_place` are here too (imported `as` themselves), outside `__all__` as they always were.
 __all__ = [
+    "PENALTY_SECONDS_PER_PIECE",
+    "PROFILES",
     "Finish",
     "Puzzle",
     "RuleViolation",
@@ -90,6 +112,7 @@ __all__ = [
     "check_finish_time",
     "check_missing",
     "check_next_position",
+    "check_profile",
     "check_second_count",
     "placed_from_unplaced",
     "deducted",

@@ -138,13 +138,12 @@ def advancing(
                 last_finish_seconds=row["last_finish_seconds"],
                 disqualified=row["disqualified"],
                 penalty_seconds=row["penalty_seconds"],
+                ranking_seconds=row["ranking_seconds"],
             )
             for row in mine
         ]
         for s in standings[source.slug]:
-            keys[s.team] = championship.rank_key(
-                s, puzzles=len(body["puzzles"]), profile=source.ranking
-            )
+            keys[s.team] = championship.rank_key(s, source.ranking)
     result = championship.advancing(standings, best=best, per_source=per_source, keys=keys)
     return result, rows
 

@@ -23,8 +23,7 @@ from competition.models import Championship, Competition, Team
 from competition.roles import JUDGE, staff_view
 from judging import judge_texts
 from judging.selectors import judge_board, judge_boards, parse_tables, tablet_competitions
-
-PENALTY_SECONDS = 10  # TODO(core): the pure core's seconds per lone missing piece (wjpc)
+from puzzle_rules import rules
 
 
 def _texts() -> dict:
@@ -129,7 +128,7 @@ def _championship_context(request, championship: Championship) -> dict:
 def _ranking(competition: Competition) -> dict:
     """What a missing piece costs on the finish sheet: deducted pieces (`dm`, R8) or
     seconds added to the time (`wjpc`: `penalty` per lone missing piece)."""
-    return {"ranking": competition.ranking, "penalty": PENALTY_SECONDS}
+    return {"ranking": competition.ranking, "penalty": rules.PENALTY_SECONDS_PER_PIECE}
 
 
 @never_cache

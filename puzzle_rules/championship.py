@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from puzzle_rules.rules import RuleViolation, Standing
+from puzzle_rules.rules import RuleViolation, Standing, check_profile
 
 __all__ = [
     "Advancing",
@@ -83,17 +83,15 @@ def r11_key(standing: Standing) -> tuple[int, int, int]:
     return (-standing.pieces, 1 if last is None else 0, 0 if last is None else last)
 
 
-def rank_key(standing: Standing, *, puzzles: int, profile: str = "dm") -> tuple[int, ...]:
-    """A standing's order as a key under a ranking profile, comparable across rounds of that
-    profile: `dm` R11's (`r11_key`); `wjpc` a finisher of all `puzzles` by its time plus its
-    penalty, before every other entrant, those by more pieces. Equal keys are a tie."""
-    if profile == "dm":
+def rank_key(standing: Standing, profile: str = "dm") -> tuple[int, ...]:
+    """A standing's order as a key under the ranking profile it was made by, comparable
+    across rounds of that profile: `dm` R11's (`r11_key`); `wjpc` a finisher of every puzzle
+    by its time plus its penalty (`ranking_seconds`), before every other entrant, those by
+    more pieces. Equal keys are a tie; another profile raises RuleViolation("profile")."""
+    if check_profile(profile) == "dm":
         return r11_key(standing)
-    if profile != "wjpc":
-        raise RuleViolation("profile", f"Unknown ranking profile {profile!r}.")
-    last = standing.last_finish_seconds
-    if puzzles and standing.finished >= puzzles and last is not None:
-        return (0, last + getattr(standing, "penalty_seconds", 0), 0)
+    if standing.ranking_seconds is not None:
+        return (0, standing.ranking_seconds, 0)
     return (1, -standing.pieces, 0)
 
 

@@ -52,7 +52,7 @@ def official_results(request, competition):
             note = _("Disqualified: %(reason)s") % {"reason": reasons.get(row["team"]["id"], "")}
         else:
             note = (row.get("tie_break") or {}).get(language, "")
-        finished_all = bool(puzzles) and row["finished"] == len(puzzles)
+        finished_all = row["ranking_seconds"] is not None  # wjpc: timed, with its penalty
         rows.append({**row, "cells": cells, "note": note, "finished_all": finished_all})
     return render(
         request,

@@ -30,6 +30,8 @@ def label_body(state: Competition, body: dict, label: str) -> dict:
                 finished=r["finished"],
                 last_finish_seconds=r["last_finish_seconds"],
                 disqualified=r["disqualified"],
+                penalty_seconds=r.get("penalty_seconds", 0),
+                ranking_seconds=r.get("ranking_seconds"),
             )
             for pk, r in rows.items()
         ],
@@ -44,7 +46,8 @@ def label_body(state: Competition, body: dict, label: str) -> dict:
         row = rows[s.team]
         told = (None, None)
         if previous is not None and s.rank is not None:
-            told = _tie_break(previous, s, rows[previous.team]["team"]["name"], alone)
+            ahead = rows[previous.team]["team"]["name"]
+            told = _tie_break(previous, s, ahead, alone, body.get("ranking", "dm"))
         standings.append({**row, "rank": s.rank, "tie_break": told[0], "tie_break_short": told[1]})
         previous = s
     return {**body, "label": label, "standings": standings}

@@ -247,7 +247,16 @@ def _compute(state: Competition, status: str) -> tuple[dict, dict]:
         for s in ranked:
             team = by_id[s.team]
             row = _row(
-                s, team, finishes[s.team], puzzles, pieces_at, status, previous, by_id, alone
+                s,
+                team,
+                finishes[s.team],
+                puzzles,
+                pieces_at,
+                status,
+                previous,
+                by_id,
+                alone,
+                state.ranking,
             )
             if public and team["counting"]:
                 row["counted"] = None
@@ -272,7 +281,7 @@ def _compute(state: Competition, status: str) -> tuple[dict, dict]:
     return staff, body(public=True)
 
 
-def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id, alone) -> dict:
+def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id, alone, profile) -> dict:
     out_finishes = []
     before = 0
     for f in finishes:
@@ -307,7 +316,8 @@ def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id, alone) 
             progress.append({"position": p["position"], "state": "todo", "percent": 0})
     tie_break = tie_break_short = None
     if previous is not None:
-        tie_break, tie_break_short = _tie_break(previous, s, by_id[previous.team]["name"], alone)
+        ahead = by_id[previous.team]["name"]
+        tie_break, tie_break_short = _tie_break(previous, s, ahead, alone, profile)
     return {
         "rank": s.rank,
         "team": {"id": team["id"], "name": team["name"], "table": team["table"]},
@@ -316,6 +326,7 @@ def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id, alone) 
         "last_finish_seconds": s.last_finish_seconds,
         # wjpc: the seconds added for the lone missing pieces (0 under dm), and how many
         "penalty_seconds": s.penalty_seconds,
+        "ranking_seconds": s.ranking_seconds,  # wjpc: a finisher's time plus it; else None
         "lone_missing": sum(f["deducted"] for f in out_finishes),
         "finishes": out_finishes,
         "counted": counted,
@@ -337,7 +348,8 @@ def _row(s, team, finishes, puzzles, pieces_at, status, previous, by_id, alone) 
 def api_body(body: dict, *, confirmed: bool = False) -> dict:
     """Exactly the standings body of docs/contracts.md (no page extras); with `confirmed` (staff who
     may see an unconfirmed count) each row says whether its count is confirmed. Under the
-    World rules (`wjpc`) the body says `ranking` and each row its `penalty_seconds`."""
+    World rules (`wjpc`) the body says `ranking` and each row its `penalty_seconds` and
+    `ranking_seconds` (a finisher's time plus the penalty; None for one that did not finish)."""
     wjpc = body.get("ranking") == "wjpc"
     out = {
         **({"label": body["label"]} if "label" in body else {}),
@@ -375,7 +387,14 @@ def api_body(body: dict, *, confirmed: bool = False) -> dict:
                 "disqualified": r["disqualified"],
                 "under_review": r["under_review"],
                 # issue 34: under the World rules the seconds added for missing pieces
-                **({"penalty_seconds": r["penalty_seconds"]} if wjpc else {}),
+                **(
+                    {
+                        "penalty_seconds": r["penalty_seconds"],
+                        "ranking_seconds": r["ranking_seconds"],
+                    }
+                    if wjpc
+                    else {}
+                ),
             }
             for r in body["standings"]
         ],

@@ -38,6 +38,19 @@ def tie_break_sentence(gap: tuple[str, int | None], ahead_name: str, language: s
             return gettext("Same number of pieces as %(name)s, but no whole puzzle finished.") % {
                 "name": ahead_name
             }
+        if kind == "all_finished":  # the World rules (wjpc)
+            return gettext("Same number of pieces as %(name)s, but not every puzzle finished.") % {
+                "name": ahead_name
+            }
+        if kind == "same_ranking_time":
+            return gettext(
+                "Same time as %(name)s with the penalty for missing pieces: shared place."
+            ) % {"name": ahead_name}
+        if kind == "same_pieces":
+            return gettext(
+                "Same number of pieces as %(name)s, and neither finished every puzzle: "
+                "shared place."
+            ) % {"name": ahead_name}
         if kind == "same_time":
             return gettext(
                 "Same number of pieces as %(name)s, and the last whole puzzle finished at the "
@@ -48,20 +61,28 @@ def tie_break_sentence(gap: tuple[str, int | None], ahead_name: str, language: s
         ) % {"name": ahead_name}
 
 
-def _tie_break(previous: rules.Standing, s: rules.Standing, ahead_name: str, alone: bool) -> tuple:
-    """R11 told for `s` ranked after `previous` (called `ahead_name`, one puzzler when `alone`):
-    ({"da", "en"} sentences, the same in a few words), or (None, None) when there is nothing
-    to tell."""
+def _tie_break(
+    previous: rules.Standing, s: rules.Standing, ahead_name: str, alone: bool, profile: str = "dm"
+) -> tuple:
+    """R11 (or the World rules' tie, `profile="wjpc"`) told for `s` ranked after `previous`
+    (called `ahead_name`, one puzzler when `alone`): ({"da", "en"} sentences, the same in a
+    few words), or (None, None) when there is nothing to tell."""
     if s.pieces <= 0:  # nothing to explain while nobody has pieces
         return None, None
     try:
         texts = {
             lang: rules.tie_break_reason(
-                previous, s, ahead_name=ahead_name, language=lang, with_time=True, alone=alone
+                previous,
+                s,
+                ahead_name=ahead_name,
+                language=lang,
+                with_time=True,
+                alone=alone,
+                profile=profile,
             )
             for lang in LANGUAGES
         }
-        gap = rules.tie_break(previous, s)
+        gap = rules.tie_break(previous, s, profile)
     except ValueError:
         return None, None
     if not texts.get("da") or gap is None:

@@ -40,6 +40,5 @@ def penalty_short(seconds) -> str:
 @register.filter
 def ranked_seconds(row) -> int | None:
     """Under the World rules, the time a row ranks by: its last whole puzzle plus its
-    penalty (None without a finish)."""
-    last = (row or {}).get("last_finish_seconds")
-    return None if last is None else last + (row.get("penalty_seconds") or 0)
+    penalty (None for one that did not finish every puzzle)."""
+    return (row or {}).get("ranking_seconds")

@@ -20,12 +20,11 @@ from scoring.selectors import standings_for
 from scoring.views_public.live import _state
 
 
-def ranked_time(row: dict, puzzles: int) -> str:
+def ranked_time(row: dict) -> str:
     """Under the World rules, a finisher's time with its penalty, as h:mm:ss ("" for an
     entrant that has not finished every puzzle: it ranks by its pieces)."""
-    if row["finished"] < puzzles or row["last_finish_seconds"] is None or not puzzles:
-        return ""
-    return format_hms(row["last_finish_seconds"] + row["penalty_seconds"])
+    seconds = row["ranking_seconds"]
+    return "" if seconds is None else format_hms(seconds)
 
 
 def results_csv(request, slug):
@@ -64,7 +63,7 @@ def results_csv(request, slug):
             format_hms(r["last_finish_seconds"]) if r["last_finish_seconds"] is not None else "",
         ]
         if wjpc:
-            line += [r["penalty_seconds"], ranked_time(r, len(body["puzzles"]))]
+            line += [r["penalty_seconds"], ranked_time(r)]
         for p in body["puzzles"]:
             f = finishes.get(p["position"])
             line += [format_hms(f["elapsed_seconds"]), f["deducted"]] if f else ["", ""]

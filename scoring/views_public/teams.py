@@ -59,7 +59,9 @@ def team(request, slug, team_id):
         "timeline": timeline,
         "deducted": sum(f["deducted"] for f in row["finishes"]),
         "wjpc": wjpc,
-        "finished_all": bool(body["puzzles"]) and row["finished"] == len(body["puzzles"]),
+        # the World rules time a finisher (its penalty); one that did not finish ranks by pieces
+        "finished_all": row["ranking_seconds"] is not None,
+        "time_penalty": wjpc and row["ranking_seconds"] is not None,
         "chart": race_chart(body, team_id=team_id),
         "staff": staff,
         **_share(request),

@@ -179,3 +179,15 @@ def test_a_labels_ranking_follows_the_profile(api, world):
         (1, "Aksen"),
         (2, "Brikken"),
     ]
+
+
+def test_a_tie_under_the_world_rules_is_told_as_such(client, world):
+    c, teams = world
+    p1, p2 = c.puzzles.order_by("position")
+    ekko = TeamFactory(competition=c, name="Ekko", table=5)
+    finish(ekko, p1, 1650, missing=[1])
+    finish(ekko, p2, 4980, missing=[1])  # 4980 + 20 s = Dørken's 4990 + 10 s
+    c.bump_standings()
+    page = client.get(f"/{c.slug}/").content.decode()
+    assert "Samme tid som Dørken med tillæg for manglende brikker: delt placering." in page
+    assert re.findall(r'<td class="num rank">(\d)</td>', page)[:3] == ["1", "1", "3"]

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from competition.clock import Clock, Status
+from competition.ranking import Ranking
 
 # First path segments the app uses: a competition's slug may not be one of them.
 RESERVED_SLUGS = frozenset(
@@ -106,13 +107,6 @@ class Discipline(models.TextChoices):
     TEAM = "team", _("Teams")
 
 
-class Ranking(models.TextChoices):
-    """How the standings rank (puzzle_rules `standings(profile=...)`): R8/R11, or the WJPC's."""
-
-    DM = "dm", _("Danish rules (DM)")
-    WJPC = "wjpc", _("World Championship rules (WJPC)")
-
-
 # The table limit a competition of each discipline gets unless another one is given.
 DEFAULT_AT_TABLE = {Discipline.INDIVIDUAL: 1, Discipline.PAIR: 2, Discipline.TEAM: 4}
 
@@ -131,9 +125,7 @@ class Competition(models.Model):
         _("discipline"), max_length=12, choices=Discipline.choices, default=Discipline.TEAM
     )
     round = models.CharField(_("round"), max_length=100, blank=True, default="")
-    ranking = models.CharField(
-        _("ranking"), max_length=8, choices=Ranking.choices, default=Ranking.DM
-    )
+    ranking = models.CharField(_("ranking"), max_length=8, choices=Ranking.choices, default="dm")
     name = models.CharField(_("name"), max_length=200)
     venue = models.CharField(_("venue"), max_length=200, blank=True)
     starts_at = models.DateTimeField(_("planned start"), validators=[validate_plausible_start])

@@ -169,3 +169,9 @@ def test_the_setup_page_refuses_a_change_after_the_start(client, admin_user, com
     assert response.status_code == 302
     competition.refresh_from_db()
     assert competition.ranking == "dm" and competition.name == "Nyt navn"
+
+
+def test_the_choices_are_the_pure_rules_profiles():
+    from competition.models import Ranking
+
+    assert tuple(Ranking.values) == rules.PROFILES

@@ -191,3 +191,37 @@ def test_a_tie_under_the_world_rules_is_told_as_such(client, world):
     page = client.get(f"/{c.slug}/").content.decode()
     assert "Samme tid som Dørken med tillæg for manglende brikker: delt placering." in page
     assert re.findall(r'<td class="num rank">(\d)</td>', page)[:3] == ["1", "1", "3"]
+
+
+def test_the_championships_programme_shows_the_leaders_by_the_profile(client, world):
+    from competition.services import championship_create
+
+    c, teams = world
+    championship = championship_create(by=None, slug="wjpc-2026", name="WJPC 2026")
+    Competition.objects.filter(pk=c.pk).update(championship=championship)
+    c.bump_standings()
+    html = client.get("/wjpc-2026/").content.decode()
+    assert re.findall(r'class="leader-name">([^<]+)<', html) == WJPC[:3]
+    assert "+30 sek." in html
+
+
+def test_the_reveal_steps_through_the_world_rules_places(client, world, admin_user):
+    from django.utils import timezone
+
+    from competition.services import reveal_next, reveal_start
+    from scoring.selectors import reveal_places
+
+    c, teams = world
+    Competition.objects.filter(pk=c.pk).update(finalised_at=timezone.now())
+    c.refresh_from_db()
+    reveal_start(competition=c, by=admin_user, from_place=3)
+    reveal_next(competition=c, by=admin_user, places=reveal_places(c))
+    screen = client.get(f"/{c.slug}/screen/", HTTP_HX_REQUEST="true").content.decode()
+    # place 3 under the World rules is Cirklen (under the Danish rules it would be Brikken)
+    assert f'data-reveal-team="{teams["Cirklen"].pk}"' in screen
+    assert "Brikken" not in screen.split("reveal-card")[1]
+    reveal_next(competition=c, by=admin_user, places=reveal_places(c))
+    memo_clear()  # a public reader may reuse the state it read within the second
+    screen = client.get(f"/{c.slug}/screen/", HTTP_HX_REQUEST="true").content.decode()
+    assert f'data-reveal-team="{teams["Aksen"].pk}"' in screen
+    assert "+30 sek. for 3 manglende brikker" in screen

@@ -1,5 +1,6 @@
 """docs/rules.md names, for every rule R1-R20, what enforces it and which test proves it (and
-the championship's R11 below): the tables keep pointing at code and tests that exist."""
+the championship's R11 below, and the ranking profile wjpc's W1-W7): the tables keep pointing
+at code and tests that exist."""
 
 import importlib
 import re
@@ -12,7 +13,7 @@ def rule_rows() -> dict[str, str]:
     text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     rows = {}
     for line in text.splitlines():
-        match = re.match(r"\| ((?:R\d+|P\d)(?:, R\d+)*)\b", line)
+        match = re.match(r"\| ((?:R\d+|P\d|W\d)(?:, R\d+)*)\b", line)
         if match:
             for rule in match.group(1).split(", "):
                 rows[rule] = rows.get(rule, "") + line
@@ -21,6 +22,7 @@ def rule_rows() -> dict[str, str]:
 
 def test_every_rule_has_a_row():
     assert set(rule_rows()) >= {f"R{n}" for n in range(1, 21)} | {"P1", "P2"}
+    assert {f"W{n}" for n in range(1, 8)} <= set(rule_rows()), "the wjpc profile's rules"
 
 
 def test_the_named_tests_exist():

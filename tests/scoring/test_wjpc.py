@@ -2,7 +2,9 @@
 
 Each round is one 2000-piece puzzle: a `time` row is a finish at `value` seconds, a
 `pieces` row a count of `value` pieces (R9). Our ranks must equal the official placements,
-shared places included. One row fits no rule (round A, placement 78: a finishing time
+shared places included, under either ranking profile ("dm", the Danish rules, and "wjpc",
+the World championship's own: with one puzzle and no missing pieces noted they rank the
+same). One row fits no rule (round A, placement 78: a finishing time
 placed below teams on pieces, with no reason published); it is left out, and a test checks
 that it is the only row that disagrees.
 """
@@ -15,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from puzzle_rules.rules import Finish, Puzzle, Sheet, standings
+from puzzle_rules.rules import PROFILES, Finish, Puzzle, Sheet, standings
 
 FILE = "wjpc-2024-team-rounds.csv"
 ROUNDS = ["A", "B", "C", "final"]
@@ -62,9 +64,10 @@ def rows() -> list[Row]:
         ]
 
 
-def ranks(rows: Iterable[Row]) -> dict[int, int | None]:
-    """Our rank for each row (by line), computed with the pure rules."""
-    return {s.team: s.rank for s in standings(PUZZLES, [row.sheet() for row in rows])}
+def ranks(rows: Iterable[Row], profile: str = "dm") -> dict[int, int | None]:
+    """Our rank for each row (by line), computed with the pure rules under `profile`."""
+    sheets = [row.sheet() for row in rows]
+    return {s.team: s.rank for s in standings(PUZZLES, sheets, profile)}
 
 
 def renumbered(rows: list[Row]) -> dict[int, int]:
@@ -81,12 +84,14 @@ def test_data_file_has_the_four_rounds(rows):
     assert all(3 <= r.value <= 2000 for r in rows if r.kind == "pieces")
 
 
+@pytest.mark.parametrize("profile", PROFILES)
 @pytest.mark.parametrize("round_", ROUNDS)
-def test_r11_reproduces_official_placements(rows, round_):
-    """R11: every official placement of the round, shared places included (outlier left out)."""
+def test_r11_reproduces_official_placements(rows, round_, profile):
+    """R11 and wjpc: every official placement of the round, shared places included (outlier
+    left out)."""
     kept = [r for r in rows if r.round == round_ and (r.round, r.placement) not in OUTLIERS]
     official = renumbered(kept)
-    ours = ranks(kept)
+    ours = ranks(kept, profile)
     wrong = [
         (r.placement, r.kind, r.value, r.country, ours[r.line])
         for r in kept
@@ -111,15 +116,16 @@ def test_r11_shared_places_in_every_round(rows):
         assert shared[0] + 1 not in placements  # the next place skips
 
 
-def test_r11_round_a_78_is_the_only_disagreement(rows):
-    """R11: with every row of round A in, the only row out of order is placement 78.
+@pytest.mark.parametrize("profile", PROFILES)
+def test_r11_round_a_78_is_the_only_disagreement(rows, profile):
+    """R11 and wjpc: with every row of round A in, the only row out of order is placement 78.
 
     Two rows disagree when the official order and our order of the pair differ (ahead,
     equal, behind). Every disagreeing pair contains the outlier, so leaving out that one
     row, and no other, makes everything agree.
     """
     round_a = [r for r in rows if r.round == "A"]
-    ours = ranks(round_a)
+    ours = ranks(round_a, profile)
 
     def sign(x: int) -> int:
         return (x > 0) - (x < 0)
@@ -136,7 +142,8 @@ def test_r11_round_a_78_is_the_only_disagreement(rows):
     assert all(outlier[0] in pair for pair in disagreeing)
     (row,) = outlier
     assert (row.kind, row.value) == ("time", 10174)
-    # By R11 a finish ranks ahead of every team on pieces: 15th, after the 14 faster ones.
+    # By R11 (and wjpc) a finish ranks ahead of every team on pieces: 15th, after the 14
+    # faster ones.
     assert ours[row.line] == 1 + sum(
         r.kind == "time" and r.value < row.value for r in round_a if r is not row
     )

@@ -1,6 +1,5 @@
 """Competition, its puzzle sequence, teams and members (R2, R3, R4, R7, R15, R17, P2)."""
 
-import uuid
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -11,7 +10,6 @@ from django.db.models import F, Q
 from django.db.models.functions import Lower
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from competition.clock import Clock, Status
@@ -381,50 +379,6 @@ class Member(models.Model):
         return self.name
 
 
-class ImportPreview(models.Model):
-    """An uploaded sign-up file between its preview and the desk's confirm.
-
-    In the database, so any app process can confirm it, but not in the session: it holds
-    personal data (members, adults, contacts). Removed on confirm, on cancel, once EXPIRY has
-    passed (lazily, by the next import) and by erase_personal_data.
-    """
-
-    EXPIRY = timedelta(hours=1)
-
-    token = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
-    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="+")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    created_at = models.DateTimeField(default=timezone.now, db_index=True)
-    filename = models.CharField(max_length=200)
-    content = models.BinaryField()
-
-    def __str__(self) -> str:
-        return self.filename
-
-
-class ImportColumnChoice(models.Model):
-    """How the desk chose to read a sign-up sheet's column (by its name, casefolded), where
-    that differs from what the header's words say: kept for every competition of the
-    championship of the same discipline, so the second heat's sheet is read as the first's
-    was. Only the sheet's column names: no personal data."""
-
-    championship = models.ForeignKey(Championship, on_delete=models.CASCADE, related_name="+")
-    discipline = models.CharField(max_length=20, choices=Discipline.choices)
-    header = models.CharField(max_length=200)
-    key = models.CharField(max_length=40, blank=True)  # "name:0", "member:2"; "": ignored
-    changed_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["championship", "discipline", "header"], name="import_column_unique"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.header}: {self.key}"
-
-
 class AuditEntry(models.Model):
     """Who changed what, when, with the record before and after (WCA Live #277).
 
@@ -455,3 +409,8 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%H:%M:%S} {self.action}"
+
+
+# The sign-up sheets between preview and confirm and the desk's column choices: their own module,
+# registered here with the app's other models.
+from competition.models_imports import ImportColumnChoice, ImportPreview  # noqa: E402, F401

@@ -20,7 +20,7 @@ not matter, and Danish or English names work. Columns:
   3. one row per member: columns ``medlem`` / ``member``, ``under 15`` and
      ``ledsagende voksen`` / ``adult``; the rows with the same team name are one team.
 - ``under 15`` and ``betalt`` are marked with x, ja, yes, ✓, "Betalt", "ja (MobilePay)"...;
-  empty, nej, no, 0, "ikke betalt" is not (`plan.mark_value`).
+  empty, nej, no, 0, "ikke betalt" is not (`marks.mark_value`).
 - Optional: ``betalt`` / ``paid``, ``kontaktperson`` / ``contact``,
   ``e-mail`` / ``email``, ``telefon`` / ``phone``, ``noter`` / ``notes``, ``kategorier`` /
   ``mærker`` / ``labels`` (the entrant's labels, separated by commas: "ung, gæst").
@@ -51,7 +51,8 @@ from competition.imports.files import (
     too_large_message,
 )
 from competition.imports.headers import COLUMNS, classify, mapping_choices, parse_key
-from competition.imports.plan import NO, YES, PlannedTeam, Preview, preview
+from competition.imports.marks import NO, YES
+from competition.imports.plan import PlannedTeam, Preview, preview
 from competition.imports.stored import (
     columns_recall,
     columns_remember,

@@ -8,41 +8,16 @@ from django.utils.translation import gettext as _
 
 from competition.imports.files import clean_cell, read_dataset
 from competition.imports.headers import classify, column_key, parse_key
+from competition.imports.marks import age_under_15, mark, read_ages
 from competition.inputs import INT_MAX, whole_number
 from competition.models import Competition, Discipline, Team
 from competition.services.table_plan import clash_text, clashes_of_rows, seats_beside
 from competition.services.teams import labels_clean, team_fields_problems
 from competition.words import entrant_text, member_limit, member_limit_text
 
-# What a "paid" or "under 15" cell may say ("Betalt", "ja (MobilePay)", ✓ ...).
-YES = {"x", "ja", "j", "yes", "y", "1", "true", "sand", "✓", "✔", "☑", "betalt", "paid", "ok"}
-YES_FIRST = YES | {"mobilepay", "kontant", "cash", "overført", "bank"}
-NO = {"", "nej", "n", "no", "0", "false", "falsk", "-", "ubetalt", "unpaid"}
-NO_FIRST = NO - {""} | {"ikke", "not", "mangler", "endnu"}
-
 # One cell of several members: on separate lines, or separated by commas or semicolons.
 _NAMES = re.compile(r"\s*(?:\n|,|;)\s*")
 _LINES = re.compile(r"\s*\n\s*")
-# One cell of ages, one per member: "55, 55, 44, 10", "34 og 12 år".
-_AGES = re.compile(r"[\s,;/+&]+|\bog\b|\band\b")
-
-
-def mark_value(value: str) -> bool | None:
-    """True (yes), False (no or empty) or None (not understood) for a mark cell: "x", "ja",
-    "Betalt", "ja (MobilePay)", "✓", "nej", "ikke betalt"..."""
-    text = value.strip().lower()
-    outside = re.sub(r"\(.*?\)", " ", text)
-    text = " ".join(re.sub(r"[.!,:;]+", " ", outside if outside.strip() else text).split())
-    if text in NO:
-        return False
-    if text in YES:
-        return True
-    first = text.split(" ", 1)[0]
-    if first in NO_FIRST:
-        return False
-    if first in YES_FIRST:
-        return True
-    return None
 
 
 @dataclass
@@ -105,44 +80,6 @@ class Preview:
         return len(self.problems) + sum(len(t.problems) for t in self.teams)
 
 
-def _mark(value: str, column: str, problems: list[str]) -> bool:
-    understood = mark_value(value)
-    if understood is None:
-        problems.append(
-            _(
-                "The “%(column)s” column does not take “%(value)s”: write ja or x, or leave "
-                "the cell empty."
-            )
-            % {"value": value, "column": column}
-        )
-    return bool(understood)
-
-
-def _age(text: str) -> int | None:
-    text = text.strip().lower().removesuffix("år").removesuffix("years").strip()
-    return whole_number(text, low=0, high=150)
-
-
-def _age_under_15(value: str, problems: list[str]) -> bool:
-    if not value.strip():
-        return False
-    age = _age(value)
-    if age is None:
-        problems.append(_("“%(value)s” is not an age in years.") % {"value": value})
-        return False
-    return age < 15
-
-
-def _ages(value: str, problems: list[str]) -> list[int | None]:
-    """ "55, 55, 44, 10" -> [55, 55, 44, 10]: one age per member, in the members' order."""
-    text = value.lower().replace("år", " ").replace("years", " ")
-    parts = [part for part in _AGES.split(text) if part.strip()]
-    ages = [_age(part) for part in parts]
-    if any(age is None for age in ages):
-        problems.append(_("“%(value)s” is not an age in years.") % {"value": value})
-    return ages
-
-
 def _row_members(
     values: dict[tuple[str, int], str],
     headers: dict[tuple[str, int], str],
@@ -166,9 +103,9 @@ def _row_members(
         if kind == "member":
             m["name"] = value
         elif kind == "u15":
-            m["under_15"] = _mark(value, headers[kind, number], problems) or m.get("under_15")
+            m["under_15"] = mark(value, headers[kind, number], problems) or m.get("under_15")
         elif kind == "age":
-            m["under_15"] = _age_under_15(value, problems) or m.get("under_15")
+            m["under_15"] = age_under_15(value, problems) or m.get("under_15")
         else:
             m["guardian"] = value
     members = []
@@ -185,7 +122,7 @@ def _row_members(
 
     ages_text = values.get(("age", 0), "")
     if ages_text.strip():
-        ages = _ages(ages_text, problems)
+        ages = read_ages(ages_text, problems)
         if len(ages) != len(members):
             problems.append(
                 _(
@@ -196,7 +133,7 @@ def _row_members(
             )
         for m, age in zip(members, ages, strict=False):
             m["under_15"] = m.get("under_15") or (age is not None and age < 15)
-    if ("u15", 0) in values and _mark(values["u15", 0], headers["u15", 0], problems):
+    if ("u15", 0) in values and mark(values["u15", 0], headers["u15", 0], problems):
         if len(members) == 1:
             members[0]["under_15"] = True
         elif members:
@@ -328,7 +265,7 @@ def preview(
         )
         if named_by_members:
             name = " & ".join(m["name"] for m in member_list)
-        paid = _mark(values.get(("paid", 0), ""), headers_of.get(("paid", 0), ""), problems)
+        paid = mark(values.get(("paid", 0), ""), headers_of.get(("paid", 0), ""), problems)
         table_text = values.get(("table", 0), "")
         key = name.casefold()
         if one_row_per_member and name and key in by_name:

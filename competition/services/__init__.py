@@ -42,9 +42,8 @@ from competition.services.teams import (
     team_fee_set,
     team_labels_set,
     team_update,
-    team_withdraw,
-    team_withdraw_undo,
 )
+from competition.services.withdrawal import team_withdraw, team_withdraw_undo
 
 __all__ = [
     # championships

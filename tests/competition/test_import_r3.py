@@ -11,7 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from competition import imports
-from competition.imports.plan import mark_value
+from competition.imports.marks import mark_value
 from competition.models import Member, Team
 from tests.organiser_sheet import ROWS, as_csv, as_xlsx, with_adult
 

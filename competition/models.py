@@ -13,6 +13,7 @@ from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
 from competition.clock import Clock, Status
+from competition.disciplines import Discipline
 from competition.ranking import Ranking
 
 # First path segments the app uses: a competition's slug may not be one of them.
@@ -95,14 +96,6 @@ class Championship(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-
-class Discipline(models.TextChoices):
-    """Who sits at a table: one puzzler, a pair or a team (R17's limit: 1, 2, 4 by default)."""
-
-    INDIVIDUAL = "individual", _("Individuals")
-    PAIR = "pair", _("Pairs")
-    TEAM = "team", _("Teams")
 
 
 # The table limit a competition of each discipline gets unless another one is given.

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from competition.models import Championship, Competition, Discipline
+from competition.disciplines import Discipline
 
 
 class ImportPreview(models.Model):
@@ -23,7 +23,9 @@ class ImportPreview(models.Model):
     EXPIRY = timedelta(hours=1)
 
     token = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
-    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="+")
+    competition = models.ForeignKey(
+        "competition.Competition", on_delete=models.CASCADE, related_name="+"
+    )
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     filename = models.CharField(max_length=200)
@@ -39,7 +41,9 @@ class ImportColumnChoice(models.Model):
     championship of the same discipline, so the second heat's sheet is read as the first's
     was. Only the sheet's column names: no personal data."""
 
-    championship = models.ForeignKey(Championship, on_delete=models.CASCADE, related_name="+")
+    championship = models.ForeignKey(
+        "competition.Championship", on_delete=models.CASCADE, related_name="+"
+    )
     discipline = models.CharField(max_length=20, choices=Discipline.choices)
     header = models.CharField(max_length=200)
     key = models.CharField(max_length=40, blank=True)  # "name:0", "member:2"; "": ignored

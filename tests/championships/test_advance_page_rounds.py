@@ -166,10 +166,23 @@ def test_a_heats_control_room_offers_no_advance_and_its_page_says_why(head, heat
     assert 'value="side-a"' in page and 'value="side-b"' in page
 
 
-def test_a_heats_own_advance_refuses_the_other_heat(head, heats_in_setup):
+def test_a_heats_own_advance_refuses_the_other_heat(head, api_as, admin_user, heats_in_setup):
+    """Heats side by side: neither is the other's earlier round, on the page or the API."""
     heat_a = heats_in_setup["a"]
     response = head.post(url(heat_a), {"from": ["side-b"], "best": 1, "per": "each"})
     assert response.status_code == 200
+    assert "»side-b« er ikke en tidligere runde i denne rundes disciplin" in html_of(response)
+    r = api_as(admin_user).post(
+        f"/api/v1/competitions/{heat_a.slug}/advance",
+        {"from": ["side-b"], "best": 1},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="da",
+    )
+    assert r.status_code == 400
+    assert r.json()["from"] == [
+        "»DM Indledende runde B« starter ikke før »DM Indledende runde A«: der går kun "
+        "deltagere videre fra tidligere runder."
+    ]
     assert not Team.objects.filter(competition=heat_a, advanced_from__isnull=False).exists()
 
 

@@ -250,6 +250,9 @@ def advance_undo(*, competition: Competition, by) -> list[Advanced]:
                         "table": a.team.table,
                         "from": a.source.slug,
                         "advanced_from": a.team.advanced_from_id,
+                        # what the round's desk may have set since: kept in the log
+                        "fee_paid": a.team.fee_paid,
+                        "checked_in_at": a.team.checked_in_at,
                     }
                     for a in removed
                 ]

@@ -160,6 +160,10 @@ def test_a_heats_control_room_offers_no_advance_and_its_page_says_why(head, heat
         "samme disciplin i mesterskabet starter før den."
     ) in page
     assert "advance-form" not in page and 'value="side-b"' not in page
+    # Also once its clock runs: the reason is that it has no earlier round.
+    Competition.objects.filter(pk=heat_a.pk).update(started_at=timezone.now())
+    page = html_of(head.get(url(heat_a)))
+    assert "får ikke deltagere fra tidligere runder" in page and "data-started" not in page
     # The final's control room links its page, which offers both heats.
     assert url(final) in html_of(head.get(reverse("control:room", args=[final.slug])))
     page = html_of(head.get(url(final)))

@@ -52,6 +52,8 @@ def test_the_undo_removes_what_the_advance_made_and_only_that(heats, final, admi
     entry = AuditEntry.objects.get(competition=final, action="advance_undo")
     assert entry.user == admin_user
     assert [e["name"] for e in entry.before["entrants"]] == ["Eva", "Anna", "Bo", "Finn"]
+    # What the final's desk had set on them is kept in the log.
+    assert {"fee_paid", "checked_in_at", "table", "from"} <= set(entry.before["entrants"][0])
     assert sentence(entry).endswith(
         "fortrød videregangen: 4 deltagere fjernet (Eva, Anna, Bo, Finn)"
     )

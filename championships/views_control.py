@@ -163,7 +163,6 @@ def _preview(form: AdvanceForm, data: dict | None, competition, rounds) -> dict:
     return {
         "sure": [show(e) for e in preview.result.sure],
         "ties": ties,
-        "seats": len(preview.result.sure) + sum(t["seats"] for t in ties),
         "tie_seats": sum(t["seats"] for t in ties),
         "tied_count": len(preview.result.tied),
         "going": _going(form, preview),

@@ -134,6 +134,15 @@ def test_a_championship_from_the_heats_to_the_finals_reveal(
     expect(
         control.get_by_role("link", name="Hvem går videre fra de tidligere runder")
     ).to_have_count(0)
+    # ... and its own advance page says why, offering no round (not heat B, not the final).
+    control.goto(f"{base}/control/{a.slug}/advance/")
+    expect(control.locator("[data-no-sources]")).to_contain_text(
+        "DM individuel, indledende runde A får ikke deltagere fra tidligere runder: ingen "
+        "konkurrence i samme disciplin i mesterskabet starter før den."
+    )
+    expect(control.locator(".advance-form")).to_have_count(0)
+    shot(control, "heat-advance-page-no-sources")
+    control.goto(f"{base}/control/{a.slug}/")
     panel = control.locator("#objections-panel")
     panel.get_by_role("checkbox").check()
     panel.get_by_role("button", name="Gør resultaterne endelige").click()
@@ -215,6 +224,12 @@ def test_a_championship_from_the_heats_to_the_finals_reveal(
         expect(row.get_by_role("button", name="Tjek ind")).to_be_visible()
         expect(row.get_by_role("button", name="Markér betalt")).to_be_visible()
     shot(control, "final-desk-carried")
+    # The fee Anna paid in heat A is the same fee: the final's refunds say so.
+    control.goto(f"{base}/desk/{final.slug}/refunds/")
+    expect(control.locator("tr", has_text="Anna")).to_contain_text(
+        "samme gebyr som betalt i DM individuel, indledende runde A"
+    )
+    shot(control, "final-refunds-same-fee")
 
     # Bo was a mistake: the advance is taken back (asked first), and made again with Cille.
     control.goto(f"{base}/control/{final.slug}/advance/")

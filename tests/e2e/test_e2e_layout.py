@@ -148,6 +148,7 @@ NOT_RENDERED = {
             "control:reveal_next",
             "control:judge_password",
             "control:judge_revoke",
+            "control:advance_undo",
         )
     },
 }

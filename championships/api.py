@@ -1,5 +1,6 @@
 """HTTP API of championships (docs/contracts.md "A championship of several competitions"):
-create and read a championship with its competitions; advance entrants into a round."""
+create and read a championship with its competitions; advance entrants into a round, and
+take the advance back before the round starts."""
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -79,6 +80,22 @@ ENTRANT = {
 }
 ADVANCED = inline_serializer(
     "Advanced", {"entrants": serializers.ListField(child=inline_serializer("Entrant", ENTRANT))}
+)
+REMOVED = inline_serializer(
+    "AdvanceTakenBack",
+    {
+        "removed": serializers.ListField(
+            child=inline_serializer(
+                "RemovedEntrant",
+                {
+                    **ENTRANT,
+                    "id": serializers.IntegerField(
+                        help_text="The removed entrant's id in this round (gone now)."
+                    ),
+                },
+            )
+        )
+    },
 )
 ADVANCE_REFUSED = OpenApiResponse(
     inline_serializer(
@@ -183,3 +200,32 @@ class AdvanceView(APIView):
         )
         entrants = [{"id": a.team.pk, "name": a.team.name, "from": a.source.slug} for a in advanced]
         return Response({"entrants": entrants})
+
+    @extend_schema(
+        request=None,
+        responses={
+            200: REMOVED,
+            409: OpenApiResponse(
+                inline_serializer(
+                    "AdvanceUndoRefusal",
+                    {
+                        "detail": serializers.CharField(help_text="A sentence for a person."),
+                        "code": serializers.CharField(
+                            help_text="final, already_started, nothing_advanced."
+                        ),
+                    },
+                ),
+                description="Refused by the rules now; nothing written.",
+            ),
+        },
+        description="Take back the advance into this round before it starts (admin): the "
+        "entrants that went on into it from earlier rounds are removed (those the desk "
+        "registered stay), audited; then the same or another advance can be made. Refused "
+        "(409): `already_started` (its clock started or it has results), `nothing_advanced`, "
+        "`final`.",
+    )
+    def delete(self, request, slug):
+        competition = competition_get(slug=slug)
+        removed = services.advance_undo(competition=competition, by=request.user)
+        entrants = [{"id": a.team.pk, "name": a.team.name, "from": a.source.slug} for a in removed]
+        return Response({"removed": entrants})

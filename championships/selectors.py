@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from competition.errors import Refusal
 from competition.models import Championship, Competition, Team
+from competition.selectors import source_rounds
 from judging.models import Count, Finish
 from puzzle_rules import championship, rules
 from scoring.selectors import standings_for
@@ -65,8 +66,9 @@ def championship_get(*, slug: str) -> Championship:
 
 
 def advance_sources(target: Competition, slugs: Sequence[str]) -> list[Competition]:
-    """The source rounds by slug: each once, of the target's championship, not the target
-    (400 `from` with a sentence for each that is not)."""
+    """The source rounds by slug: each once, of the target's championship and discipline,
+    planned to start before the target (`competition.selectors.source_rounds`: an individual
+    final never takes the pairs) (400 `from` with a sentence for each that is not)."""
     if not slugs:
         raise ValidationError({"from": [_("Name at least one earlier round.")]})
     if len(set(slugs)) != len(slugs):
@@ -83,6 +85,22 @@ def advance_sources(target: Competition, slugs: Sequence[str]) -> list[Competiti
             errors.append(_("A round cannot take its entrants from itself."))
         elif source.championship_id != target.championship_id:
             errors.append(_("“%(name)s” is not of this championship.") % {"name": source.name})
+        elif source.discipline != target.discipline:
+            errors.append(
+                _(
+                    "“%(name)s” is of another discipline: entrants go on only from rounds of "
+                    "the same discipline."
+                )
+                % {"name": source.name}
+            )
+        elif source.starts_at >= target.starts_at:
+            errors.append(
+                _(
+                    "“%(name)s” does not start before “%(round)s”: entrants go on only from "
+                    "earlier rounds."
+                )
+                % {"name": source.name, "round": target.name}
+            )
     if errors:
         raise ValidationError({"from": errors})
     return [found[slug] for slug in slugs]
@@ -175,15 +193,16 @@ def advance_preview(
 
 
 def earlier_rounds(target: Competition) -> list[Competition]:
-    """The other competitions of the target's championship (the rounds it may take its
-    entrants from), by planned start, each with `has_advanced`: entrants of it already went
-    on to the target (one query)."""
-    went_on = Team.objects.filter(competition=target, advanced_from__competition=OuterRef("pk"))
+    """The rounds the target may take its entrants from (`source_rounds`: of its championship
+    and discipline, planned to start before it), by planned start, each with `has_advanced`:
+    entrants of it already went on to the target, and `went_elsewhere`: to another round
+    (one query)."""
+    went_on = Team.objects.filter(advanced_from__competition=OuterRef("pk"))
     return list(
-        Competition.objects.filter(championship_id=target.championship_id)
-        .exclude(pk=target.pk)
-        .annotate(has_advanced=Exists(went_on))
-        .order_by("starts_at", "id")
+        source_rounds(competition=target).annotate(
+            has_advanced=Exists(went_on.filter(competition=target)),
+            went_elsewhere=Exists(went_on.exclude(competition=target)),
+        )
     )
 
 

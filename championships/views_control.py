@@ -1,13 +1,17 @@
 """The head judge advances entrants into a round from the control room (docs/contracts.md "A
 championship of several competitions"): /control/<round>/advance/.
 
-GET: the earlier rounds of the championship to take the entrants from, how many go on (of
-each round or of all together) and, once those are given, the preview of who goes on by the
-sources' final standings (R11), with each tie at the cut and its entrants' pieces and times.
-The preview is a plain GET (a link that can be reloaded); htmx swaps only its part. POST:
-the advance itself, with the tie decided (all the tied go on, or the chosen ones), through
-the service (`championships.services.advance`, audited). Every refusal is said on the page
-with the preview kept; nothing is written then.
+GET: the earlier rounds to take the entrants from (`competition.selectors.source_rounds`: of
+the round's championship and discipline, planned to start before it; a first round has none
+and the page says so), how many go on (of each round or of all together) and, once those are
+given, the preview of who goes on by the sources' final standings (R11), with each tie at the
+cut and its entrants' pieces and times. It says how many go on only once that is true: while
+a tie at the cut is undecided, who is sure and how many places the tie holds. The preview is
+a plain GET (a link that can be reloaded, the tie's decision included); htmx swaps only its
+part. POST: the advance itself, with the tie decided (all the tied go on, or the chosen ones),
+through the service (`championships.services.advance`, audited). Every refusal is said on
+the page with the preview kept; nothing is written then. POST …/advance/undo takes the
+advance back before the round starts (`advance_undo`, audited).
 """
 
 from django import forms
@@ -16,14 +20,16 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from championships import selectors, services
 from competition.errors import Refusal
 from competition.inputs import whole_number
 from competition.models import Competition, Status
 from competition.roles import ADMIN, staff_view
+from puzzle_rules import championship
 from puzzle_rules.formatting import format_hms
+from puzzle_rules.rules import RuleViolation
 
 EACH, ALL = "each", "all"
 TAKE_ALL, CHOOSE = "all", "choose"
@@ -71,7 +77,10 @@ class AdvanceForm(forms.Form):
             widget=forms.CheckboxSelectMultiple,
             error_messages={
                 "required": _("Choose at least one earlier round."),
-                "invalid_choice": _("“%(value)s” is not an earlier round of this championship."),
+                "invalid_choice": _(
+                    "“%(value)s” is not an earlier round of this round's discipline in the "
+                    "championship."
+                ),
             },
         )
         self.order_fields(["from", "best", "per", "tie", "choose"])
@@ -87,11 +96,9 @@ class AdvanceForm(forms.Form):
 
     def decision(self) -> dict:
         """The service's `include_tied` / `choose` from the tie's decision."""
-        tie = self.cleaned_data.get("tie") or (CHOOSE if self.cleaned_data["choose"] else "")
-        return {
-            "include_tied": tie == TAKE_ALL,
-            "choose": self.cleaned_data["choose"] if tie == CHOOSE else None,
-        }
+        chosen = self.cleaned_data.get("choose") or []
+        tie = self.cleaned_data.get("tie") or (CHOOSE if chosen else "")
+        return {"include_tied": tie == TAKE_ALL, "choose": chosen if tie == CHOOSE else None}
 
 
 def _entrant(row: dict, source: Competition) -> dict:
@@ -156,11 +163,30 @@ def _preview(form: AdvanceForm, data: dict | None, competition, rounds) -> dict:
     return {
         "sure": [show(e) for e in preview.result.sure],
         "ties": ties,
-        "seats": len(preview.result.sure) + sum(t["seats"] for t in ties),
+        "tie_seats": sum(t["seats"] for t in ties),
+        "tied_count": len(preview.result.tied),
+        "going": _going(form, preview),
         "went_on": [c.name for c in rounds if c.slug in by_slug and c.has_advanced],
         "chosen": set(data.get("choose") or []),
         "tie_choice": data.get("tie") or "",
     }
+
+
+def _going(form: AdvanceForm, preview) -> int | None:
+    """How many go on, once it is true: with no tie at the cut, or with each tie decided as
+    the form says (all the tied, or exactly its places of them); None while undecided."""
+    result = preview.result
+    if not result.ties:
+        return len(result.sure)
+    decision = form.decision()
+    pairs = None
+    if decision["choose"] is not None:
+        source_of = {e.team: e.source for e in result.tied}
+        pairs = [(source_of.get(pk), pk) for pk in decision["choose"]]
+    try:
+        return len(championship.decide(result, choose=pairs, include_tied=decision["include_tied"]))
+    except RuleViolation:
+        return None
 
 
 def _round_rows(form: AdvanceForm, rounds: list[Competition]) -> list[dict]:
@@ -173,7 +199,8 @@ def _round_rows(form: AdvanceForm, rounds: list[Competition]) -> list[dict]:
 
 
 def _page(request, competition, rounds, form: AdvanceForm, data: dict | None):
-    fragment = bool(request.htmx and request.htmx.target == "advance-preview")
+    # The preview alone, for htmx: the whole of it, or its heading when the tie is decided.
+    fragment = bool(request.htmx and request.htmx.target in ("advance-preview", "advance-going"))
     context = {
         "competition": competition,
         "form": form,
@@ -196,19 +223,16 @@ def advance(request, competition):
     if request.method == "POST":
         return _confirm(request, competition, rounds)
     asked = "best" in request.GET or "from" in request.GET
-    initial = {"from": [c.slug for c in _likely_sources(competition, rounds)], "per": EACH}
+    initial = {"from": [c.slug for c in _likely_sources(rounds)], "per": EACH}
     form = AdvanceForm(request.GET if asked else None, rounds=rounds, initial=initial)
     data = form.cleaned_data if asked and form.is_valid() else None
     return _page(request, competition, rounds, form, data)
 
 
-def _likely_sources(competition: Competition, rounds: list[Competition]) -> list[Competition]:
-    """Ticked at first: the earlier rounds of the same discipline (a final's heats)."""
-    return [
-        c
-        for c in rounds
-        if c.discipline == competition.discipline and c.starts_at < competition.starts_at
-    ]
+def _likely_sources(rounds: list[Competition]) -> list[Competition]:
+    """Ticked at first: the earlier rounds whose entrants have not gone on to another round
+    (a final's heats; not the heats behind its semifinal)."""
+    return [c for c in rounds if not c.went_elsewhere]
 
 
 def _confirm(request, competition: Competition, rounds: list[Competition]):
@@ -247,3 +271,29 @@ def _confirm(request, competition: Competition, rounds: list[Competition]):
         },
     )
     return redirect(reverse("control:room", args=[competition.slug]))
+
+
+@staff_view(ADMIN, competition=True, post=True)
+def advance_undo(request, competition):
+    """ "Fortryd videregangen": the entrants that went on into this round are removed before
+    its start, through the service (audited); back to the advance page, where the same or
+    another advance can be made. A refusal is said there; nothing is written then."""
+    try:
+        removed = services.advance_undo(competition=competition, by=request.user)
+    except Refusal as refusal:
+        messages.error(request, str(refusal.message))
+    else:
+        messages.success(
+            request,
+            ngettext(
+                "The advance is taken back: %(n)s entrant is no longer in “%(name)s”: %(names)s.",
+                "The advance is taken back: %(n)s entrants are no longer in “%(name)s”: %(names)s.",
+                len(removed),
+            )
+            % {
+                "n": len(removed),
+                "name": competition.name,
+                "names": ", ".join(a.team.name for a in removed),
+            },
+        )
+    return redirect(reverse("control:advance", args=[competition.slug]))

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 __all__ = ["ACTIONS", "Action", "get", "register"]
 
@@ -138,6 +139,21 @@ TEAM_LABELS = register(
         % {"who": f.who, "labels": ", ".join(map(str, f.after.get("labels") or [])) or "—"}
     ),
 )
+
+
+def _carried(after: dict) -> str:
+    """What an entrant that went on carried from its earlier round besides its name: its
+    check-in and its paid fee (championships/services/advance.py)."""
+    checked_in, paid = bool(after.get("checked_in_at")), after.get("fee_paid") is True
+    if checked_in and paid:
+        return "; " + str(_("checked in and fee paid in the earlier round"))
+    if checked_in:
+        return "; " + str(_("checked in in the earlier round"))
+    if paid:
+        return "; " + str(_("fee paid in the earlier round"))
+    return ""
+
+
 TEAM_ADVANCE = register(
     "team_advance",
     _("Went on from an earlier round"),
@@ -149,6 +165,7 @@ TEAM_ADVANCE = register(
             "table": f.record.get("table", "—"),
             "members": f.members,
         }
+        + _carried(f.after)
     ),
 )
 ADVANCE = register(
@@ -163,6 +180,22 @@ ADVANCE = register(
         }
     ),
 )
+
+
+def _taken_back(f) -> str:
+    entrants = [e for e in f.before.get("entrants") or [] if isinstance(e, dict)]
+    return ngettext(
+        "%(who)s took back the advance: %(n)s entrant removed (%(names)s)",
+        "%(who)s took back the advance: %(n)s entrants removed (%(names)s)",
+        len(entrants),
+    ) % {
+        "who": f.who,
+        "n": len(entrants),
+        "names": ", ".join(str(e.get("name", "—")) for e in entrants) or "—",
+    }
+
+
+ADVANCE_UNDO = register("advance_undo", _("Advance taken back"), _taken_back)
 
 # --- the competition, its puzzle sequence and its clock ----------------------------------
 COMPETITION_CREATE = register(

@@ -1,6 +1,7 @@
 """Reads that several pages share: a competition or team from the URL, the desk's team list
 and its counts. Writes are in competition.services; templates and tags do not query."""
 
+from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
 from competition.models import Championship, Competition, Team
@@ -11,6 +12,7 @@ __all__ = [
     "championship_team_get",
     "championship_teams",
     "competition_get",
+    "source_rounds",
     "team_counts",
     "team_counts_get",
     "team_get",
@@ -35,6 +37,23 @@ def championship_get(*, slug: str) -> Championship | None:
     competition's own championship has the competition's slug (`/<slug>/` is the
     competition's)."""
     return Championship.objects.filter(slug=slug).first()
+
+
+def source_rounds(*, competition: Competition) -> QuerySet[Competition]:
+    """The rounds `competition` may take its entrants from (advancing, docs/contracts.md "A
+    championship of several competitions"): the other competitions of its championship of
+    the same discipline planned to start before it, by planned start. A round with none (a
+    first round: the heats side by side, or a competition alone) takes no entrants from
+    earlier rounds: its control room offers no advance, and its advance page says so."""
+    return (
+        Competition.objects.filter(
+            championship_id=competition.championship_id,
+            discipline=competition.discipline,
+            starts_at__lt=competition.starts_at,
+        )
+        .exclude(pk=competition.pk)
+        .order_by("starts_at", "id")
+    )
 
 
 def championship_competitions(*, championship: Championship) -> list[Competition]:
@@ -109,8 +128,13 @@ def team_list_missing(*, competition: Competition) -> list[Team]:
 
 
 def team_list_paid(*, competition: Competition) -> list[Team]:
-    """P2: the teams that paid their entry fee, by table."""
-    return list(Team.objects.filter(competition=competition, fee_paid=True).order_by("table"))
+    """P2: the teams that paid their entry fee, by table, each with the entrant of an
+    earlier round it went on from (whose paid fee it carries: the same fee)."""
+    return list(
+        Team.objects.filter(competition=competition, fee_paid=True)
+        .select_related("advanced_from__competition")
+        .order_by("table")
+    )
 
 
 def team_counts(teams: list[Team]) -> dict:

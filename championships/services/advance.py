@@ -2,28 +2,34 @@
 entrants from the final standings of earlier rounds, the best N of each or the best N of all
 (R11; `puzzle_rules/championship.py` decides who). The head judge advances once the sources are
 final; a tie at the cut is shown (409 `tie_at_cut`) and decided by taking the whole tie or
-choosing, audited. The advanced entrants are new teams of the round with the names, members,
-contacts and labels of their source team (`Team.advanced_from`); the sources never change.
+choosing, audited. The advanced entrants are new teams of the round with what is the
+person's in their source team (`Team.advanced_from`): the name, members (an under-15 with the
+accompanying adult), contacts, labels and the desk's notes, the paid entry fee, and the
+check-in when the round is planned on the day of it (`_checked_in`): the desk does not check
+a finalist in again. The sources never change.
 
 The same advance again answers the entrants it made (nothing is made twice); another advance
-from a source that already advanced into the round is refused (`already_advanced`).
+from a source that already advanced into the round is refused (`already_advanced`). Before
+the round starts the advance can be taken back (`advance_undo`): the entrants it made are
+removed, and the same or another advance can be made again.
 """
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from championships import selectors
-from competition.audit_actions import ADVANCE, TEAM_ADVANCE
+from competition.audit_actions import ADVANCE, ADVANCE_UNDO, TEAM_ADVANCE
 from competition.errors import Refusal
 from competition.models import Competition, Member, Team
 from competition.services.table_plan import lock_championship, tables_beside
 from competition.writes import write
 from puzzle_rules import championship, rules
 
-__all__ = ["Advanced", "advance"]
+__all__ = ["Advanced", "advance", "advance_undo"]
 
 
 @dataclass(frozen=True)
@@ -48,6 +54,15 @@ def _free_name(name: str, source: Competition, taken: set[str]) -> str:
         candidate = f"{name} ({label})" if n == 2 else f"{name} ({label} {n})"
     taken.add(candidate.casefold())
     return candidate[:120]
+
+
+def _checked_in(source_team: Team, target: Competition):
+    """The source's check-in, carried to the round planned on the same day (R2: present
+    before the start; a round on another day checks its entrants in anew), else None."""
+    at = source_team.checked_in_at
+    if at is None or timezone.localdate(at) != timezone.localdate(target.starts_at):
+        return None
+    return at
 
 
 def advance(
@@ -160,8 +175,12 @@ def advance(
                 contact_name=source_team.contact_name,
                 contact_email=source_team.contact_email,
                 contact_phone=source_team.contact_phone,
+                notes=source_team.notes,
                 # An entrant's own: a youth of the heats is one in the final's label ranking.
                 labels=list(source_team.labels),
+                # The person paid and came once: the desk does not ask again.
+                fee_paid=source_team.fee_paid,
+                checked_in_at=_checked_in(source_team, target),
                 advanced_from=source_team,
             )
             Member.objects.bulk_create(
@@ -177,6 +196,8 @@ def advance(
                     "from": source.slug,
                     "advanced_from": source_team.pk,
                     "labels": list(source_team.labels),
+                    "fee_paid": team.fee_paid,
+                    "checked_in_at": team.checked_in_at,
                     "members": [
                         {"name": m.name, "under_15": m.under_15, "guardian": m.guardian}
                         for m in source_team.members.all()
@@ -198,3 +219,44 @@ def advance(
             },
         )
         return advanced
+
+
+def advance_undo(*, competition: Competition, by) -> list[Advanced]:
+    """Take back the advance into `competition` before it starts: the entrants that went on
+    into it from earlier rounds are removed (only those: an entrant the desk registered in
+    the round stays), audited once (`advance_undo`); the sources never change, and the same
+    or another advance can be made again. Refused (409): `final`, `already_started` (its
+    clock started or it has results), `nothing_advanced` (nobody went on into it: nothing to
+    take back, also for an undo sent twice). Returns the removed entrants by table."""
+    with write(competition=competition, by=by) as w:
+        target = w.competition
+        selectors.ensure_not_started(target)
+        made = selectors.advanced_into(target)
+        if not made:
+            raise Refusal(
+                "nothing_advanced",
+                _("Nobody has gone on to “%(name)s” from an earlier round: nothing to take back.")
+                % {"name": target.name},
+            )
+        removed = [Advanced(t, t.advanced_from.competition) for t in made]
+        w.audit(
+            ADVANCE_UNDO,
+            team=None,
+            before={
+                "entrants": [
+                    {
+                        "id": a.team.pk,
+                        "name": a.team.name,
+                        "table": a.team.table,
+                        "from": a.source.slug,
+                        "advanced_from": a.team.advanced_from_id,
+                        # what the round's desk may have set since: kept in the log
+                        "fee_paid": a.team.fee_paid,
+                        "checked_in_at": a.team.checked_in_at,
+                    }
+                    for a in removed
+                ]
+            },
+        )
+        Team.objects.filter(pk__in=[a.team.pk for a in removed]).delete()
+        return removed

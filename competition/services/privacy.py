@@ -1,11 +1,12 @@
 """After the championship: erase the personal data of a past competition, keep its results."""
 
 from django.db import transaction
+from django.db.models import Q
 from django.dispatch import Signal
 from django.utils.translation import gettext as _
 
 from competition.audit import ERASED, audit_record
-from competition.audit_actions import PERSONAL_DATA_ERASE
+from competition.audit_actions import PERSONAL_DATA_ERASE, TEAM_ADVANCE
 from competition.errors import Refusal
 from competition.models import AuditEntry, Competition, ImportPreview, Member, Team
 
@@ -107,7 +108,8 @@ def competition_erase_personal_data(*, competition: Competition, by) -> dict:
     Only for a past competition: its results must be final (R20), so nothing is lost that
     an objection could still need. The rounds its entrants went on to hold copies of their
     members and contacts (`Team.advanced_from`): they are erased with it (the whole of each
-    such round, and the rounds after it), and each must be final too.
+    such round, and the rounds after it), and each must be final too. A round whose advance
+    was taken back keeps the copies in its audit log (`team_advance`): it is such a round too.
     """
     competition = Competition.objects.select_for_update().get(pk=competition.pk)
     if not competition.is_final:
@@ -115,10 +117,11 @@ def competition_erase_personal_data(*, competition: Competition, by) -> dict:
             "not_final",
             _("Personal data can only be erased once the results are final."),
         )
+    went_on = Q(teams__advanced_from__competition=competition) | Q(
+        audit__action=TEAM_ADVANCE.name, audit__after__from=competition.slug
+    )
     later = list(
-        Competition.objects.filter(teams__advanced_from__competition=competition)
-        .distinct()
-        .order_by("pk")
+        Competition.objects.filter(went_on).exclude(pk=competition.pk).distinct().order_by("pk")
     )
     waiting = [c for c in later if not c.is_final]
     if waiting:

@@ -183,6 +183,10 @@ def missing(request, championship: Championship):
 
 
 def refunds(request, championship: Championship):
-    """P2 across the championship: every entrant that paid its fee, with its competition."""
+    """P2 across the championship: every entrant that paid its fee, with its competition;
+    an entrant that went on to a later round with the fee it paid (advancing carries it) is
+    listed once, where it paid."""
     context = _across(championship, lambda t: t.fee_paid)
+    paid = {t.pk for t in context["teams"]}
+    context["teams"] = [t for t in context["teams"] if t.advanced_from_id not in paid]
     return render(request, "competition/desk_championship_refunds.html", context)

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from competition.models import Competition, Status, Team
 from competition.roles import ADMIN, staff_view
+from competition.selectors import source_rounds
 from judging.models import Count
 from judging.selectors import counts_missing, objections_panel
 from judging.views_control import championship
@@ -128,12 +129,11 @@ def room(request, competition):
     if request.htmx and request.htmx.target == "control-live":
         return render(request, "judging/_control_live.html", context)
     context["tablets_panel"] = tablets_context(request, competition, now)
-    # A round of a championship takes its entrants from the earlier rounds before its start
-    # (championships' advance page, control:advance).
+    # A round of a championship takes its entrants from the earlier rounds of its discipline
+    # before its start (championships' advance page, control:advance); a first round (a
+    # heat) has none, and no link (competition.selectors.source_rounds).
     context["advance_rounds"] = (status == Status.SETUP or not teams) and (
-        Competition.objects.filter(championship_id=competition.championship_id)
-        .exclude(pk=competition.pk)
-        .exists()
+        source_rounds(competition=competition).exists()
     )
     context["panel"] = objections_panel(competition, now)
     return render(request, "judging/control_room.html", context)

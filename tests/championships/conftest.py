@@ -10,7 +10,7 @@ from competition.services import championship_create, competition_create
 from judging.models import Count, Finish
 
 
-def heat(championship, slug, round_, entrants, *, final=True):
+def heat(championship, slug, round_, entrants, *, final=True, discipline="individual"):
     """A heat of one 500-piece puzzle; `entrants`: (name, finish seconds or None, count or
     None, disqualified). Final (time up, results final) unless `final` is False."""
     starts = timezone.now() - timedelta(hours=5)
@@ -20,7 +20,7 @@ def heat(championship, slug, round_, entrants, *, final=True):
         name=f"DM {round_}",
         starts_at=starts,
         championship=championship,
-        discipline="individual",
+        discipline=discipline,
         round=round_,
         duration_minutes=60,
     )

@@ -69,7 +69,7 @@ def test_the_preview_of_the_best_of_each_heat_writes_nothing(head, heats, final)
     html = preview(html_of(response))
     # R11 across the heats: Eva finished first; Anna and Bo share place 1 in heat A.
     assert rows(html, "data-entrant") == ["Eva", "Anna", "Bo", "Finn"]
-    assert 'data-seats="4"' in html and "4 går videre til DM Finale" in html
+    assert 'data-going="4"' in html and "4 går videre til DM Finale" in html
     assert "0:16:40" in html and "300" in html  # Anna's last whole puzzle; Finn's pieces
     assert "data-tie" not in html
     assert nothing_written(final)

@@ -1,11 +1,17 @@
 """A championship walked from its heats to the final's reveal:
 
 1. two heats of individuals run (their clocks, finishes and counts through the services);
-   the head judge makes heat A final in its control room (heat B through the service);
-2. the final's control room links its advance page; the head judge previews the best 2 of
-   each heat, finds a tie at the cut in heat A (300 pieces each, no whole puzzle), confirms
-   without deciding and is asked, then chooses one of the tied and confirms: the four go on
-   with their names and members, audited;
+   Dorte checked in and paid at heat B (through the services); at heat A's desk Anna is
+   checked in and paid; heat A's control room offers no advance (a heat takes no entrants
+   from earlier rounds); the head judge makes heat A final in its control room (heat B
+   through the service);
+2. the final's control room links its advance page, which offers the two heats only (not the
+   pairs); the head judge previews the best 2 of each heat, finds a tie at the cut in heat A
+   (300 pieces each, no whole puzzle): the page says 3 are sure and the tie holds 1 place,
+   not "4 go on"; confirms without deciding and is asked; chooses Bo, the count says 4, and
+   confirms: the four go on with their names and members, audited. At the final's desk Anna
+   and Dorte are checked in and paid already. The head judge meant Cille: takes the advance
+   back ("Fortryd videregangen", asked first), and advances again choosing Cille;
 3. the final's clock is started (from a time noted on paper) and stopped in its control
    room, finishes and counts come through the services, the head judge makes it final;
 4. the big screen's reveal steps from 4th place to the winner.
@@ -19,7 +25,13 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from competition.models import AuditEntry, Competition, Member, Puzzle, Team
-from competition.services import championship_create, clock_stop, competition_create
+from competition.services import (
+    championship_create,
+    clock_stop,
+    competition_create,
+    team_check_in,
+    team_fee_set,
+)
 from judging.models import Finish
 from judging.services import competition_finalise, count_record, finish_register
 
@@ -66,12 +78,27 @@ def championship(admin_user, start_clock):
     dm = championship_create(by=admin_user, slug="dm-e2e", name="DM i puslespil, e2e")
     a = heat(dm, "dm-e2e-a", "A", HEAT_A, admin_user, start_clock)
     b = heat(dm, "dm-e2e-b", "B", HEAT_B, admin_user, start_clock)
+    dorte = Team.objects.get(competition=b, name="Dorte")
+    team_check_in(team=dorte, by=admin_user)
+    team_fee_set(team=dorte, by=admin_user, paid=True)
     competition_finalise(competition=b, by=admin_user)
+    # The pairs, of another discipline, earlier the same day: never a source of the final.
+    competition_create(
+        by=admin_user,
+        slug="dm-e2e-par",
+        name="DM par",
+        starts_at=timezone.now() - timedelta(hours=2),
+        championship=dm,
+        discipline="pair",
+    )
+    # The final later today (a check-in carries on the day of it).
+    now = timezone.localtime()
+    midnight = now.replace(hour=23, minute=59, second=59, microsecond=0)
     final = competition_create(
         by=admin_user,
         slug="dm-e2e-finale",
         name="DM individuel, finale",
-        starts_at=timezone.now() + timedelta(hours=1),
+        starts_at=min(now + timedelta(hours=1), midnight),
         duration_minutes=60,
         championship=dm,
         discipline="individual",
@@ -92,7 +119,29 @@ def test_a_championship_from_the_heats_to_the_finals_reveal(
     control.on("dialog", lambda dialog: dialog.accept())  # window.confirm on the staff pages
     base = live_server.url
 
-    # --- 1. heat A made final in its control room ------------------------------------------
+    # --- 1. Anna checked in and paid at heat A's desk; heat A made final in its control room
+    control.goto(f"{base}/desk/{a.slug}/")
+    anna = control.locator(".team-row").filter(
+        has=control.get_by_role("link", name="Anna", exact=True)
+    )
+    anna.get_by_role("button", name="Markér betalt").click()
+    expect(anna.locator(".fee-paid")).to_have_text("✓ Betalt")
+    anna.get_by_role("button", name="Tjek ind").click()
+    expect(anna.locator(".checked")).to_contain_text("Tjekket ind")
+    control.goto(f"{base}/control/{a.slug}/")
+    # A heat takes no entrants from earlier rounds: no advance in its control room.
+    expect(control.locator("#control-live")).to_be_visible()
+    expect(
+        control.get_by_role("link", name="Hvem går videre fra de tidligere runder")
+    ).to_have_count(0)
+    # ... and its own advance page says why, offering no round (not heat B, not the final).
+    control.goto(f"{base}/control/{a.slug}/advance/")
+    expect(control.locator("[data-no-sources]")).to_contain_text(
+        "DM individuel, indledende runde A får ikke deltagere fra tidligere runder: ingen "
+        "konkurrence i samme disciplin i mesterskabet starter før den."
+    )
+    expect(control.locator(".advance-form")).to_have_count(0)
+    shot(control, "heat-advance-page-no-sources")
     control.goto(f"{base}/control/{a.slug}/")
     panel = control.locator("#objections-panel")
     panel.get_by_role("checkbox").check()
@@ -106,6 +155,7 @@ def test_a_championship_from_the_heats_to_the_finals_reveal(
     expect(control.locator("h1")).to_contain_text("Hvem går videre")
     expect(control.get_by_label("DM individuel, indledende runde A")).to_be_checked()
     expect(control.get_by_label("DM individuel, indledende runde B")).to_be_checked()
+    expect(control.locator(".advance-rounds input")).to_have_count(2)  # not the pairs
     control.get_by_label("Hvor mange går videre").fill("2")
     control.get_by_role("button", name="Vis, hvem der går videre").click()
     preview = control.locator("#advance-preview")
@@ -119,15 +169,20 @@ def test_a_championship_from_the_heats_to_the_finals_reveal(
     expect(tie).to_contain_text("2 deltagere står lige efter reglerne (R11) om 1 plads.")
     expect(tie.locator("tbody tr")).to_have_count(2)
     expect(tie.locator("tbody tr").first).to_contain_text("300")
-    expect(preview.get_by_role("heading")).to_have_text("4 går videre til DM individuel, finale")
-    tie.scroll_into_view_if_needed()
-    shot(control, "advance-preview-tie")
+    # The tie is undecided: who is sure and the places the tie holds, never "4 går videre".
+    going = preview.locator("#advance-going")
+    sure = "3 går videre med sikkerhed til DM individuel, finale"
+    expect(going.get_by_role("heading")).to_have_text(sure)
+    expect(going).to_contain_text(
+        "Ligestilling ved grænsen: 2 deltagere står lige om 1 plads mere."
+    )
+    shot(control, "advance-preview-tie-undecided")
     # The best of all the heats together: the preview follows the choice at once (htmx).
     control.get_by_label("fra alle runderne samlet").check()
-    expect(preview.get_by_role("heading")).to_have_text("2 går videre til DM individuel, finale")
+    expect(going.get_by_role("heading")).to_have_text("2 går videre til DM individuel, finale")
     expect(preview.locator("[data-tie]")).to_have_count(0)
     control.get_by_label("fra hver runde").check()
-    expect(preview.get_by_role("heading")).to_have_text("4 går videre til DM individuel, finale")
+    expect(going.get_by_role("heading")).to_have_text(sure)
     expect(preview.locator("[data-tie]")).to_have_count(1)
 
     # Confirmed without deciding the tie: asked again, nothing written.
@@ -140,8 +195,67 @@ def test_a_championship_from_the_heats_to_the_finals_reveal(
     control.locator("#tie-decision").scroll_into_view_if_needed()
     shot(control, "advance-tie-undecided")
 
+    # The head judge decides (by mistake, for Bo): once decided the count is said.
+    control.get_by_label("Bo går videre").check()
+    control.get_by_label("Jeg vælger, hvem der går videre").check()
+    going = control.locator("#advance-going")
+    expect(going.get_by_role("heading")).to_have_text("4 går videre til DM individuel, finale")
+    control.locator("#tie-decision").scroll_into_view_if_needed()
+    shot(control, "advance-tie-decided")
+    control.get_by_role("button", name="Bekræft: de går videre").click()
+    expect(control.locator("ul.messages")).to_contain_text(
+        "4 gik videre til »DM individuel, finale«: Dorte, Anna, Erik, Bo."
+    )
+
+    # At the final's desk the finalists checked in and paid in their heat are so already.
+    control.goto(f"{base}/desk/{final.slug}/")
+
+    def row_of(name):
+        return control.locator(".team-row").filter(
+            has=control.get_by_role("link", name=name, exact=True)
+        )
+
+    for name in ("Anna", "Dorte"):
+        row = row_of(name)
+        expect(row.locator(".checked")).to_contain_text("Tjekket ind")
+        expect(row.locator(".fee-paid")).to_have_text("✓ Betalt")
+    for name in ("Erik", "Bo"):
+        row = row_of(name)
+        expect(row.get_by_role("button", name="Tjek ind")).to_be_visible()
+        expect(row.get_by_role("button", name="Markér betalt")).to_be_visible()
+    shot(control, "final-desk-carried")
+    # The fee Anna paid in heat A is the same fee: the final's refunds say so.
+    control.goto(f"{base}/desk/{final.slug}/refunds/")
+    expect(control.locator("tr", has_text="Anna")).to_contain_text(
+        "samme gebyr som betalt i DM individuel, indledende runde A"
+    )
+    shot(control, "final-refunds-same-fee")
+
+    # Bo was a mistake: the advance is taken back (asked first), and made again with Cille.
+    control.goto(f"{base}/control/{final.slug}/advance/")
+    done = control.locator("[data-advanced]")
+    expect(done.get_by_role("heading")).to_have_text("4 deltagere er gået videre til denne runde")
+    expect(done.locator("tr", has_text="Anna")).to_contain_text("✓ betalt")
+    shot(control, "advance-done-with-undo")
+    asked: list[str] = []
+    control.once("dialog", lambda dialog: asked.append(dialog.message))
+    done.get_by_role("button", name="Fortryd videregangen").click()
+    expect(control.locator("ul.messages")).to_contain_text(
+        "Videregangen er fortrudt: 4 deltagere er ikke længere med i »DM individuel, finale«"
+    )
+    assert asked and asked[0].startswith("Fortryd videregangen? 4 deltagere, der gik videre")
+    expect(control.locator("[data-advanced]")).to_have_count(0)
+    assert not Team.objects.filter(competition=final).exists()
+    assert AuditEntry.objects.filter(competition=final, action="advance_undo").count() == 1
+    shot(control, "advance-after-undo")
+    control.get_by_label("Hvor mange går videre").fill("2")
+    control.get_by_role("button", name="Vis, hvem der går videre").click()
+    expect(preview.locator("#advance-going").get_by_role("heading")).to_have_text(sure)
     control.get_by_label("Cille går videre").check()
     control.get_by_label("Jeg vælger, hvem der går videre").check()
+    expect(control.locator("#advance-going").get_by_role("heading")).to_have_text(
+        "4 går videre til DM individuel, finale"
+    )
     control.get_by_role("button", name="Bekræft: de går videre").click()
     expect(control.locator("ul.messages")).to_contain_text(
         "4 gik videre til »DM individuel, finale«: Dorte, Anna, Erik, Cille."
@@ -150,8 +264,11 @@ def test_a_championship_from_the_heats_to_the_finals_reveal(
     went_on = Team.objects.filter(competition=final).order_by("table")
     assert [t.name for t in went_on] == ["Dorte", "Anna", "Erik", "Cille"]
     assert Member.objects.get(team__competition=final, name="Cille Puslesen")
-    entry = AuditEntry.objects.get(competition=final, action="advance")
-    assert entry.user == admin_user and len(entry.after["choose"]) == 1
+    entry = AuditEntry.objects.filter(competition=final, action="advance").first()
+    assert entry is not None and entry.user == admin_user and len(entry.after["choose"]) == 1
+    assert AuditEntry.objects.filter(competition=final, action="advance").count() == 2
+    anna_final = went_on.get(name="Anna")
+    assert anna_final.checked_in_at is not None and anna_final.fee_paid
     shot(control, "final-control-room-entrants")
 
     # --- 3. the final runs, stops, is counted and made final ------------------------------

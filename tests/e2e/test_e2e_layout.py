@@ -148,6 +148,7 @@ NOT_RENDERED = {
             "control:reveal_next",
             "control:judge_password",
             "control:judge_revoke",
+            "control:advance_undo",
         )
     },
 }
@@ -201,12 +202,15 @@ def championship(state: str, admin) -> Competition:
         name="Danmarksmesterskaberne i Puslespil 2026 – Individuel, Par og Hold i Vejle",
         venue="Idrætscenteret, Vejle",
     )
+    # The final of the teams (the heat's discipline), after the heat: its advance page takes
+    # the heat as its earlier round.
     CompetitionFactory(
         slug="dm-layout-finale",
         championship=held_in,
-        name="Finalen for de bedste fra de indledende runder – Individuel",
+        name="Finalen for de bedste fra de indledende runder – Hold",
         round="Finale",
-        discipline="individual",
+        discipline="team",
+        starts_at=timezone.now() + timedelta(days=2),
     )
     competition = CompetitionFactory(
         championship=held_in,

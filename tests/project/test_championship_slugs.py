@@ -55,6 +55,7 @@ REASONS = {
     "control/<slug:slug>/screen/reveal/next": _ONE + "its reveal",
     "control/<slug:slug>/speaker/": _ONE + "the speaker follows one competition",
     "control/<slug:slug>/advance/": _ONE + "a round takes its entrants from earlier rounds",
+    "control/<slug:slug>/advance/undo": _ONE + "a round's advance is taken back",
     "desk/<slug:slug>/setup/": _ONE + "its puzzles, start and duration",
     "desk/<slug:slug>/teams/<id:pk>/": _ONE + "the form is the entrant's competition's "
     "(the championship's rows link there)",

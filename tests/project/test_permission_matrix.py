@@ -77,6 +77,7 @@ ROUTES = [
         ONLY_ADMIN,
         (409, "already_started"),
     ),
+    ("DELETE", f"/api/v1/competitions/{S}/advance", None, ONLY_ADMIN, (409, "already_started")),
     (
         "POST",
         f"/api/v1/competitions/{S}/puzzles/",
@@ -310,6 +311,8 @@ ROUTES = [
         ONLY_ADMIN,
         200,
     ),
+    # its undo: the clock has started, so it is refused with a message (nothing written)
+    ("POST", f"/control/{S}/advance/undo", {}, ONLY_ADMIN, 302),
     # --- objections: the desk files and prints, the control room resolves ----
     ("GET", f"/desk/{S}/objections/", None, STAFF_DESK, 200),
     (

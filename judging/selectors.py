@@ -12,7 +12,7 @@ from competition import audit_text
 from competition.errors import Refusal
 from competition.inputs import INT_MAX, whole_number
 from competition.models import AuditEntry, Championship, Competition, Puzzle, Team
-from judging.count_state import CountState, count_states
+from judging.count_state import CountState, count_state, count_states
 from judging.models import Count, Finish, Objection, Tablet
 from puzzle_rules.formatting import format_hms
 
@@ -34,16 +34,21 @@ class BoardCard:
     counted: int | None  # placed pieces of the count, once counted
     warnings: int
     # The second count (docs/contracts.md "The second count"): the count's id and who counted it,
-    # and whether it waits for a second count (`unconfirmed`) or the two counts differ.
+    # and the count's one state (judging/count_state.py, as the control room and finalise read
+    # it): missing, waiting for a second count, the counts differ, done.
     count_id: int | None = None
     counted_by: int | None = None
-    unconfirmed: bool = False
-    counts_differ: bool = False
+    count_state: CountState = CountState.NONE
     competition: Competition | None = None  # the card's competition (a championship's tablet)
 
     @property
     def all_finished(self) -> bool:
         return self.current is None
+
+    @property
+    def unconfirmed(self) -> bool:
+        """Counted, and the count waits for a second count or the two counts differ."""
+        return self.count_state in (CountState.WAITING, CountState.DIFFERS)
 
 
 def counts_missing(competition: Competition, teams: list[Team] | None = None) -> list[Team]:
@@ -127,8 +132,13 @@ def judge_boards(
                 warnings=team.warning_total,
                 count_id=count.pk if count else None,
                 counted_by=count.registered_by_id if count else None,
-                unconfirmed=bool(count and competition.second_count and count.confirmed_at is None),
-                counts_differ=bool(count and count.second_pieces is not None),
+                count_state=count_state(
+                    competing=team.competing,
+                    count=count,
+                    finished=done,
+                    puzzles=len(sequence),
+                    second_count=competition.second_count,
+                ),
                 competition=competition,
             )
         )

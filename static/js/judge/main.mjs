@@ -50,6 +50,7 @@ const on = {
     state.justDoneEntries.set(entry.request_id, entry);
     if (entry.kind === "finish") ctx.board.noteSaved(entry); // "Saved ✓" only now
     if (entry.kind === "warning") say(fmt(T.warning_saved, { table: entry.table }), "ok");
+    ctx.board.countAnswered(entry);
     if (entry.kind === "confirm") say(fmt(T.confirmed, { table: entry.table }), "ok");
     if (entry.kind === "recount") say(fmt(T.recounted, { table: entry.table, n: w.nf.format(entry.pieces) }), "ok");
     // an undo is "Undone" only now, when the server has answered it

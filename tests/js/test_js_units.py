@@ -73,6 +73,7 @@ UNITS = [
     "forms_unit.mjs",
     "competitions_unit.mjs",
     "count_unit.mjs",
+    "copy_unit.mjs",
 ]
 
 

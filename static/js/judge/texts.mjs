@@ -78,6 +78,7 @@ export const TEXTS = {
   counted_pending: gettext("Count waiting to be sent: %(n)s pieces"),
   confirm_pending: gettext("Second count waiting to be sent: %(n)s pieces"),
   recount_pending: gettext("Corrected count waiting to be sent: %(n)s pieces"),
+  offline_copy: gettext("No connection to the server: the cards are the tablet's own copy from %(time)s. Taps wait on the tablet and are sent when there is a connection."),
   confirm_already: gettext("Table %(table)s: the count was already confirmed."),
   time_remaining: gettext("time remaining"),
   time_left: gettext("%(time)s left"),

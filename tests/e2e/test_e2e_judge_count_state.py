@@ -139,3 +139,23 @@ def test_e2e_first_count_waiting_offline_then_sent_waits_for_the_second(
     expect(one).to_contain_text("Venter på kontroloptælling af en anden dommer")
     expect(one).not_to_contain_text("bekræftet")
     shot(page, "first-count-sent")
+
+
+def test_e2e_two_tabs_of_one_judge_agree_on_the_count(
+    page, live_server, login, make_user, competition, counted, shot
+):
+    """Two tabs of the second judge's page on one tablet share the kept refusals: the other
+    tab shows "Ikke bekræftet" while the counts differ, and drops it once the recount in the
+    first tab confirmed the count; a tab whose cards are older never removes it for both."""
+    open_board(page, live_server, login, make_user("judge", "judge2"), competition)
+    other = page.context.new_page()
+    other.goto(page.url)
+    expect(other.locator("#outbox-pill")).to_have_text("Alt sendt ✓")
+    differ_first(page, counted)
+    expect(card(other, 1).locator(REFUSED)).to_contain_text("Ikke bekræftet")
+    expect(card(other, 1)).to_have_attribute("data-count-state", "differs")
+    shot(other, "other-tab-differs")
+    second_count(page, 420)
+    confirmed_alone(card(page, 1))
+    confirmed_alone(card(other, 1))
+    shot(other, "other-tab-confirmed")

@@ -12,6 +12,7 @@ from competition import audit_text
 from competition.errors import Refusal
 from competition.inputs import INT_MAX, whole_number
 from competition.models import AuditEntry, Championship, Competition, Puzzle, Team
+from judging.count_state import CountState, count_state, count_states
 from judging.models import Count, Finish, Objection, Tablet
 from puzzle_rules.formatting import format_hms
 
@@ -33,37 +34,29 @@ class BoardCard:
     counted: int | None  # placed pieces of the count, once counted
     warnings: int
     # The second count (docs/contracts.md "The second count"): the count's id and who counted it,
-    # and whether it waits for a second count (`unconfirmed`) or the two counts differ.
+    # and the count's one state (judging/count_state.py, as the control room and finalise read
+    # it): missing, waiting for a second count, the counts differ, done.
     count_id: int | None = None
     counted_by: int | None = None
-    unconfirmed: bool = False
-    counts_differ: bool = False
+    count_state: CountState = CountState.NONE
     competition: Competition | None = None  # the card's competition (a championship's tablet)
 
     @property
     def all_finished(self) -> bool:
         return self.current is None
 
+    @property
+    def unconfirmed(self) -> bool:
+        """Counted, and the count waits for a second count or the two counts differ."""
+        return self.count_state in (CountState.WAITING, CountState.DIFFERS)
+
 
 def counts_missing(competition: Competition, teams: list[Team] | None = None) -> list[Team]:
-    """R9: the competing teams with an unfinished puzzle and no count, in table order (two
-    queries; `id`, `name`, `table` only). Finalise waits for them (docs/contracts.md).
-
-    With `teams` already loaded (annotated `n_finished`, `has_count`; the competition's
-    puzzles prefetched, as the control room has them), the same rule without a query."""
-    if teams is not None:
-        total = len(competition.puzzles.all())
-        return [t for t in teams if t.competing and t.n_finished < total and not t.has_count]
-    puzzles = Puzzle.objects.filter(competition=competition).count()
-    return list(
-        Team.objects.filter(
-            competition=competition, withdrawn=False, disqualified=False, count__isnull=True
-        )
-        .annotate(finished=CountOf("finishes"))
-        .filter(finished__lt=puzzles)
-        .order_by("table")
-        .only("id", "name", "table")
-    )
+    """R9: the competing teams with an unfinished puzzle and no count, in table order.
+    Finalise waits for them (docs/contracts.md). `teams`: already read with their count state
+    (`judging.count_state`, as the control room has them); else two queries."""
+    teams = count_states(competition) if teams is None else teams
+    return [t for t in teams if t.count_state == CountState.MISSING]
 
 
 def parse_tables(values) -> list[int]:
@@ -139,8 +132,13 @@ def judge_boards(
                 warnings=team.warning_total,
                 count_id=count.pk if count else None,
                 counted_by=count.registered_by_id if count else None,
-                unconfirmed=bool(count and competition.second_count and count.confirmed_at is None),
-                counts_differ=bool(count and count.second_pieces is not None),
+                count_state=count_state(
+                    competing=team.competing,
+                    count=count,
+                    finished=done,
+                    puzzles=len(sequence),
+                    second_count=competition.second_count,
+                ),
                 competition=competition,
             )
         )
@@ -280,22 +278,12 @@ def team_audit(team: Team, limit: int) -> list[dict]:
     return audit_rows(entries[:limit])
 
 
-def counts_unconfirmed(competition: Competition) -> list[Team]:
-    """The teams whose count waits for a second count (none while `second_count` is off),
-    each with `.count` (its `second_pieces` set when the two counts differ)."""
-    if not competition.second_count:
-        return []
-    return list(
-        Team.objects.select_related("count__registered_by")
-        .filter(
-            competition=competition,
-            withdrawn=False,
-            disqualified=False,
-            count__isnull=False,
-            count__confirmed_at__isnull=True,
-        )
-        .order_by("table")
-    )
+def counts_unconfirmed(competition: Competition, teams: list[Team] | None = None) -> list[Team]:
+    """The competing teams whose count waits for a second count or whose two counts differ
+    (none while `second_count` is off), each with `.count` (its `second_pieces` set when the
+    two counts differ). The same rule and arguments as `counts_missing`."""
+    teams = count_states(competition) if teams is None else teams
+    return [t for t in teams if t.count_state in (CountState.WAITING, CountState.DIFFERS)]
 
 
 def tablets_waiting(competition: Competition) -> list[Tablet]:
@@ -396,12 +384,13 @@ def finalise_blockers(competition: Competition, now) -> list[Blocker]:
         details = {"objections": [{"id": o.pk, "team": _team_dict(o.team)} for o in objections]}
         teams = [o.team for o in objections]
         blockers.append(Blocker("objections_open", message, details, teams=teams))
-    missing = counts_missing(competition)
+    teams = count_states(competition)  # one rule with the control room's
+    missing = counts_missing(competition, teams)
     if missing:
         message = _("Counts are missing for: %(names)s.") % {"names": _names(missing)}
         details = {"teams": [_team_dict(t) for t in missing]}
         blockers.append(Blocker("counts_missing", message, details, teams=missing))
-    unconfirmed = counts_unconfirmed(competition)  # docs/contracts.md "The second count"
+    unconfirmed = counts_unconfirmed(competition, teams)  # docs/contracts.md "The second count"
     if unconfirmed:
         message = _("Counts wait for a second count: %(names)s.") % {"names": _names(unconfirmed)}
         details = {"teams": [_team_dict(t) for t in unconfirmed]}

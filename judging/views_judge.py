@@ -8,6 +8,7 @@ to start) at the tables the judge watches, each card naming its competition and 
 taps to that competition's API through the same outbox (docs/offline.md)."""
 
 import json
+import time
 from pathlib import Path
 from uuid import UUID
 
@@ -77,6 +78,8 @@ def _page_config(request, slug: str) -> dict:
             "worker": reverse("judge:worker"),
         },
         "version": settings.APP_VERSION,
+        # when the server made the page: a copy the tablet opens offline says from when
+        "rendered_ms": int(time.time() * 1000),
         "texts": _texts(),
     }
 

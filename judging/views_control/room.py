@@ -4,15 +4,15 @@ objections panels (R4, R10, R18, R20)."""
 from datetime import datetime, timedelta
 
 from django.db.models import Count as CountOf
-from django.db.models import Exists, Max, OuterRef
+from django.db.models import Max
 from django.shortcuts import render
 from django.utils import timezone
 
 from competition.models import Competition, Status, Team
 from competition.roles import ADMIN, staff_view
 from competition.selectors import source_rounds
-from judging.models import Count
-from judging.selectors import counts_missing, objections_panel
+from judging.count_state import outstanding, with_count_states
+from judging.selectors import objections_panel
 from judging.views_control import championship
 from judging.views_control.clock import ClockCorrectForm, ClockStartForm, clock_context
 from judging.views_control.tablets import tablets_context
@@ -23,22 +23,25 @@ def _hms(seconds: int | None) -> str:
     return "" if seconds is None else format_hms(seconds)
 
 
-def _teams(competition: Competition):
-    """Every team with its finishes counted, last time, warnings and count: fixed queries."""
-    return (
+def _teams(competition: Competition) -> list[Team]:
+    """Every team with its finishes counted, last time, warnings and the state of its count
+    (`judging.count_state`, the rule finalise reads): fixed queries."""
+    teams = (
         Team.objects.filter(competition=competition)
+        .select_related("count")
         .annotate(
             n_finished=CountOf("finishes", distinct=True),
             n_warnings=CountOf("warnings", distinct=True),
             last_seconds=Max("finishes__elapsed_seconds"),
-            has_count=Exists(Count.objects.filter(team=OuterRef("pk"))),
         )
         .order_by("table")
     )
+    return with_count_states(competition, list(teams))
 
 
 def _glance(competition: Competition, teams: list[Team]) -> dict:
-    """Status at a glance: teams on each puzzle, finished everything, counts missing."""
+    """Status at a glance: teams on each puzzle, finished everything, and once time is up
+    the counts finalise waits for: none yet, waiting for the second count, or differing."""
     puzzles = list(competition.puzzles.all())
     total = len(puzzles)
     competing = [t for t in teams if t.competing]
@@ -47,7 +50,7 @@ def _glance(competition: Competition, teams: list[Team]) -> dict:
         if t.n_finished < total:
             on[t.n_finished + 1] += 1
     ended = competition.has_ended()
-    missing = counts_missing(competition, teams) if ended else []
+    missing = outstanding(teams) if ended else []
     return {
         "puzzles": [(p, on[p.position]) for p in puzzles],
         "all_done": sum(1 for t in competing if total and t.n_finished >= total),
@@ -95,14 +98,14 @@ def _search(teams: list[Team], q: str) -> list[Team]:
 def room(request, competition):
     """A competition's control room; a championship's slug: the championship's
     (judging/views_control/championship.py)."""
-    teams = list(_teams(competition))
+    teams = _teams(competition)
     for t in teams:
         t.last_hms = _hms(t.last_seconds)
     q = request.GET.get("q", "")[:100]
     now = timezone.now()
     clock = competition.clock(now)
     status = clock.status
-    registered = any(t.n_finished or t.has_count for t in teams)
+    registered = any(t.n_finished or getattr(t, "count", None) for t in teams)
     context = {
         "competition": competition,
         "teams": _search(teams, q),

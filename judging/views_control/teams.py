@@ -14,6 +14,7 @@ from competition.errors import Refusal, Vanished
 from competition.models import Competition, Team
 from competition.roles import ADMIN, staff_view
 from judging import services as judging_services
+from judging.count_state import count_state
 from judging.forms import CountCorrectForm, FinishCorrectForm, ReasonForm, add_service_errors
 from judging.models import Count, Finish
 from judging.selectors import team_audit
@@ -48,13 +49,24 @@ def _team_context(competition: Competition, team: Team, **forms_) -> dict:
         f.form = forms_.get(f"finish_{f.pk}") or FinishCorrectForm(
             prefix=f"f{f.pk}", initial={"time": f.hms, **MissingSpotsMixin.initial_from(f.missing)}
         )
-    count = Count.objects.filter(team=team).select_related("puzzle", "registered_by").first()
+    count = (
+        Count.objects.filter(team=team)
+        .select_related("puzzle", "registered_by", "confirmed_by")
+        .first()
+    )
     return {
         "competition": competition,
         "team": team,
         "finishes": finishes,
         "latest_finish": finishes[-1] if finishes else None,
         "count": count,
+        "count_state": count_state(
+            competing=team.competing,
+            count=count,
+            finished=len(finishes),
+            puzzles=len(competition.puzzles.all()),
+            second_count=competition.second_count,
+        ),
         "count_form": forms_.get("count")
         or CountCorrectForm(prefix="count", initial={"pieces": count.pieces if count else None}),
         "warning_form": forms_.get("warning") or ReasonForm(prefix="warning"),

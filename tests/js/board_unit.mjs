@@ -12,8 +12,8 @@ const finish = (puzzle, seconds, extra) =>
 test("nothing waiting: the server's card as it is", () => {
   const v = cardView(card(), [], []);
   assert.deepEqual(
-    { pos: v.pos, since: v.since, lastPos: v.lastPos, pendingCount: v.pendingCount, undoing: v.undoing },
-    { pos: 2, since: 600, lastPos: 1, pendingCount: null, undoing: null },
+    { pos: v.pos, since: v.since, lastPos: v.lastPos, undoing: v.undoing },
+    { pos: 2, since: 600, lastPos: 1, undoing: null },
   );
 });
 
@@ -42,10 +42,7 @@ test("an undo of the latest finish moves it back, and is what the card waits for
   assert.equal(cardView(card(), [saved], [saved]).pos, 1);
 });
 
-test("a count waits on a card not yet counted; asked or attention is not saved", () => {
-  const count = { kind: "count", pieces: 480, state: "pending" };
-  assert.equal(cardView(card(), [count], [count]).pendingCount, 480);
-  assert.equal(cardView(card({ counted: "480" }), [count], [count]).pendingCount, null);
+test("asked or attention is not saved (a count waiting: count_unit.mjs)", () => {
   const asked = finish(2, 100, { state: "confirm" });
   assert.equal(cardView(card(), [asked], [asked]).asked, true);
   // answered taps (not waiting any more) still move the card until the next swap

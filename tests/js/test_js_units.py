@@ -72,6 +72,8 @@ UNITS = [
     "pages_unit.mjs",
     "forms_unit.mjs",
     "competitions_unit.mjs",
+    "count_unit.mjs",
+    "copy_unit.mjs",
 ]
 
 

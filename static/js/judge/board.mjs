@@ -6,17 +6,18 @@
 import { fmt, hms } from "../format.mjs";
 import { readClock } from "../clock.mjs";
 import { $, anyDialogOpen, keep, stored } from "./page.mjs";
+import { aboutCount, countView } from "./count.mjs";
 
 export const undoesFinish = (e) => e.kind === "delete" || (e.kind === "cancel" && e.cancels_kind === "finish");
 
 /* What a card shows once `mine` (this team's entries, waiting or just answered, oldest
- * first) are laid over the server's card {finished, since, latestPosition, counted}; `waiting`
- * are the ones still in the outbox. Pure: tested in Node (tests/js/board_unit.mjs). */
+ * first) are laid over the server's card {finished, since, latestPosition}; `waiting` are
+ * the ones still in the outbox. The count's state is count.mjs's countView. Pure: tested in
+ * Node (tests/js/board_unit.mjs). */
 export function cardView(card, mine, waiting) {
   let pos = card.finished + 1;
   let since = card.since;
   let lastPos = card.latestPosition;
-  let pendingCount = null;
   for (const e of mine) {
     if (e.kind === "finish" && e.puzzle === pos) {
       pos += 1;
@@ -25,15 +26,12 @@ export function cardView(card, mine, waiting) {
     } else if (undoesFinish(e) && e.puzzle === pos - 1) {
       pos -= 1; // the undo of the latest finish (it may or may not have reached the server)
       lastPos = null;
-    } else if (e.kind === "count" && card.counted === "") {
-      pendingCount = e.pieces;
     }
   }
   return {
     pos,
     since,
     lastPos,
-    pendingCount,
     undoing: mine.find(undoesFinish) || null,
     undoWaiting: waiting.find(undoesFinish) || null,
     // not "saved" while the server asks about it or it needs attention
@@ -85,6 +83,9 @@ export function refusalText(T, entry, data) {
       time: at ? at[1] : "?",
     });
   }
+  // a second count that came too late: the count is confirmed, which is no refusal to show
+  // as "Not confirmed" (count.mjs refusalHolds drops it once the card says so)
+  if (entry.kind === "confirm" && data.code === "already_confirmed") return fmt(T.confirm_already, { table: entry.table });
   const form = undo ? T.refused_undo : entry.kind === "confirm" ? T.refused_confirm : T.refused;
   return fmt(form, { detail: data.detail || data.code });
 }
@@ -150,7 +151,9 @@ export function setupBoard(ctx) {
   function refuse(entry, data) {
     const text = refusalText(T, entry, data);
     if (entry.kind === "finish") state.savedNotes.delete(entry.team);
-    keep(ctx.store, REFUSALS, refusals().concat([{ team: entry.team, table: entry.table, text, at_ms: Date.now() }]));
+    const refusal = { team: entry.team, table: entry.table, text, at_ms: Date.now(), kind: entry.kind };
+    refusal.count_id = entry.count_id == null ? null : entry.count_id;
+    keep(ctx.store, REFUSALS, refusals().concat([refusal]));
     apply();
     return text;
   }
@@ -158,10 +161,17 @@ export function setupBoard(ctx) {
     keep(ctx.store, REFUSALS, refusals().filter((r) => r.team !== team));
     apply();
   }
-  function showRefusals(card, team) {
+  /* A count, second count or correction the server answered (or its undo): a "Not confirmed"
+   * kept for the team's count is no longer the latest word on it. */
+  function countAnswered(entry) {
+    if (!aboutCount(entry)) return;
+    const kept = refusals();
+    const left = kept.filter((r) => r.team !== entry.team || r.kind !== "confirm");
+    if (left.length !== kept.length) keep(ctx.store, REFUSALS, left);
+  }
+  function showRefusals(card, mine) {
     const box = card.querySelector('[data-role="refused"]');
     if (!box) return;
-    const mine = refusals().filter((r) => r.team === team);
     box.hidden = mine.length === 0;
     box.querySelector('[data-role="refused-text"]').textContent = mine.map((r) => r.text).join("\n");
   }
@@ -172,39 +182,44 @@ export function setupBoard(ctx) {
     const all = done.concat(entries).sort((a, b) => a.created_ms - b.created_ms);
     const cardsStatus = $("cards")?.dataset.status;
     const othersTeams = ctx.pill.othersTeams();
+    const kept = refusals();
     document.querySelectorAll(".jcard").forEach((card) => {
       // the chosen tables at once, before (or without) the server's filtered cards
       card.hidden = state.tables.length > 0 && !state.tables.includes(Number(card.dataset.table));
       const team = Number(card.dataset.team);
       const waiting = entries.filter((e) => e.team === team);
+      const mine = all.filter((e) => e.team === team);
       const finished = Number(card.dataset.finished);
       const v = cardView(
         {
           finished,
           since: Number(card.dataset.since),
           latestPosition: card.dataset.latestPosition ? Number(card.dataset.latestPosition) : null,
-          counted: card.dataset.counted,
         },
-        all.filter((e) => e.team === team),
+        mine,
         waiting,
       );
       card.querySelector('[data-role="dot"]').hidden = waiting.length === 0 && !othersTeams.has(team);
       card.classList.toggle("jcard-waiting", waiting.length > 0);
+      const server = { state: card.dataset.countState || "none", countId: Number(card.dataset.countId) || null };
+      const count = countView(server, mine, waiting, kept.filter((r) => r.team === team));
+      card.dataset.countView = count.state; // the one state the card's count shows
       showNote(card, team, v, waiting);
-      showRefusals(card, team);
+      showRefusals(card, count.refusals);
       card.dataset.pos = String(v.pos);
       card.dataset.effSince = String(v.since);
       if (card.dataset.disqualified) return;
       const advanced = v.pos !== finished + 1;
-      if (!advanced && v.pendingCount === null && !v.undoing && !card.dataset.overlaid) return;
+      const laid = count.entry !== null;
+      if (!advanced && !laid && !v.undoing && !card.dataset.overlaid) return;
       card.dataset.overlaid = "1"; // laid over here: again on every change until the next swap
       // a championship's card says its competition's status; a competition's page, the board's
       const comp = ctx.compOf(card);
-      overlay(card, v, card.dataset.status || cardsStatus || (comp && ctx.clockOf(comp).status), comp);
+      overlay(card, v, count, card.dataset.status || cardsStatus || (comp && ctx.clockOf(comp).status), comp);
     });
   }
 
-  function overlay(card, v, status, comp) {
+  function overlay(card, v, count, status, comp) {
     const total = Number(card.dataset.total);
     const line = card.querySelector('[data-role="puzzle"]');
     if (line) line.textContent = w.puzzleLine(v.pos, comp);
@@ -214,7 +229,7 @@ export function setupBoard(ctx) {
     if (sinceLine) sinceLine.hidden = v.pos > total || status !== "running" || !!v.undoing;
     const undo = card.querySelector('[data-action="undo"]');
     if (undo) {
-      undo.hidden = !v.lastPos || !!v.undoing || card.dataset.counted !== "";
+      undo.hidden = !v.lastPos || !!v.undoing || card.dataset.counted !== "" || count.entry !== null;
       if (v.lastPos) undo.querySelector('[data-role="undo-label"]').textContent = w.undoLabel(v.lastPos, v.since);
     }
     const actions = card.querySelector('[data-role="actions"]');
@@ -228,10 +243,12 @@ export function setupBoard(ctx) {
         finish.textContent = fmt(T.finish_button, { n: v.pos });
       }
     } else if (status === "stopped") {
-      if (v.pendingCount !== null) {
+      if (count.entry) {
+        // a count still in the outbox, or just answered: the server's count line and its
+        // buttons are not the latest word until the board is fetched again
         actions.hidden = true;
         pending.hidden = false;
-        pending.textContent = fmt(T.counted_pending, { n: w.nf.format(v.pendingCount) });
+        pending.textContent = countLine(count);
       } else {
         const countButton = actions.querySelector('[data-action="count"]');
         if (countButton) countButton.textContent = fmt(T.count_button, { n: v.pos });
@@ -242,6 +259,14 @@ export function setupBoard(ctx) {
       pending.hidden = false;
       pending.textContent = fmt(T.undo_pending_line, { what: w.what(v.undoWaiting) });
     }
+  }
+
+  /* The card's line for a count laid over the server's: waiting in the outbox, or answered. */
+  function countLine(count) {
+    const e = count.entry;
+    const n = w.nf.format(e.pieces);
+    if (count.state === "sent") return `${w.entryText(e)} ✓`;
+    return fmt({ count: T.counted_pending, confirm: T.confirm_pending, recount: T.recount_pending }[e.kind], { n });
   }
 
   /* htmx swaps the server's cards in: what it shows now includes what was answered before
@@ -285,5 +310,5 @@ export function setupBoard(ctx) {
     if (strange && !anyDialogOpen()) location.reload();
   }
 
-  return { apply, noteSaved, noteUndone, refuse, dismiss, known };
+  return { apply, noteSaved, noteUndone, refuse, dismiss, countAnswered, known };
 }

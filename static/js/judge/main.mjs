@@ -15,6 +15,7 @@ import { setupBoard, undoesFinish } from "./board.mjs";
 import { setupTables } from "./tables.mjs";
 import { setupSheets } from "./sheets.mjs";
 import { setupUndo } from "./undo.mjs";
+import { setupCopy } from "./copy.mjs";
 
 const cfg = readConfig();
 const store = openStorage();
@@ -50,6 +51,7 @@ const on = {
     state.justDoneEntries.set(entry.request_id, entry);
     if (entry.kind === "finish") ctx.board.noteSaved(entry); // "Saved ✓" only now
     if (entry.kind === "warning") say(fmt(T.warning_saved, { table: entry.table }), "ok");
+    ctx.board.countAnswered(entry);
     if (entry.kind === "confirm") say(fmt(T.confirmed, { table: entry.table }), "ok");
     if (entry.kind === "recount") say(fmt(T.recounted, { table: entry.table, n: w.nf.format(entry.pieces) }), "ok");
     // an undo is "Undone" only now, when the server has answered it
@@ -207,9 +209,8 @@ if (logout) {
     if (s.total > 0 && !window.confirm(text)) ev.preventDefault();
   });
 }
-if ("serviceWorker" in navigator && window.isSecureContext) {
-  navigator.serviceWorker.register(cfg.urls.worker).catch(() => {});
-}
+// the tablet's own copy of the page, for a reload without Wi-Fi (static/js/sw.js)
+setupCopy(ctx);
 
 /* ---- start ----------------------------------------------------------------------------- */
 for (const e of ctx.outbox.entries()) if (e.state === "confirm") state.confirmQueue.push(e.request_id);

@@ -217,6 +217,7 @@ export function setupSheets(ctx) {
       team_name: count.name,
       puzzle: count.pos,
       pieces: v.pieces,
+      count_id: count.countId || null, // the count a second count or correction is about
     });
     $("count-sheet").close();
   });

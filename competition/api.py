@@ -7,7 +7,7 @@ team's id, name, table and whether it still competes.
 from django.db import transaction
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -182,6 +182,42 @@ class CompetitionPatchSerializer(serializers.Serializer):
     """Only the fields sent change (admin); each goes through its own service."""
 
     ranking = ranking_field(required=False)
+    championship = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=Championship.objects.all(),
+        required=False,
+        allow_null=True,
+        help_text="Move it into this championship (its short name); null: a championship of "
+        "its own. Only before the clock starts (else 409 `started`).",
+        error_messages={
+            "does_not_exist": _("There is no championship with the short name “{value}”.")
+        },
+    )
+    discipline = serializers.ChoiceField(
+        choices=Discipline.choices,
+        required=False,
+        help_text="The table limit follows the discipline's default (1, 2, 4) when it was the "
+        "old one's. Only before the clock starts (else 409 `started`).",
+    )
+    round = serializers.CharField(
+        max_length=100,
+        required=False,
+        allow_blank=True,
+        help_text="Only before the clock starts (else 409 `started`).",
+    )
+
+
+# A 409 of the competition's own writes: {detail, code} (docs/contracts.md "The HTTP API").
+REFUSED = OpenApiResponse(
+    inline_serializer(
+        "CompetitionRefusal",
+        {
+            "detail": serializers.CharField(help_text="A sentence for a person."),
+            "code": serializers.CharField(help_text="final, started."),
+        },
+    ),
+    description="Refused by the rules now; nothing written.",
+)
 
 
 class PuzzleInSerializer(serializers.Serializer):
@@ -267,7 +303,7 @@ class CompetitionListView(APIView):
 
 class CompetitionDetailView(APIView):
     def get_permissions(self):
-        return [IsAdmin()] if self.request.method == "PATCH" else [AllowAny()]
+        return [IsAdmin()] if self.request.method in ("PATCH", "DELETE") else [AllowAny()]
 
     @extend_schema(responses=CompetitionOutSerializer)
     def get(self, request, slug):
@@ -276,9 +312,11 @@ class CompetitionDetailView(APIView):
 
     @extend_schema(
         request=CompetitionPatchSerializer,
-        responses=CompetitionOutSerializer,
-        description="Change the competition (admin): only the fields sent. `ranking` only "
-        "before the clock starts (else 409 `started`).",
+        responses={200: CompetitionOutSerializer, 409: REFUSED},
+        description="Change the competition (admin): only the fields sent. `ranking`, "
+        "`championship`, `discipline` and `round` only before the clock starts (else 409 "
+        "`started`); a move onto tables its new championship holds at the same time: 400 on "
+        "`championship`.",
     )
     def patch(self, request, slug):
         competition = _competition(slug)
@@ -290,7 +328,25 @@ class CompetitionDetailView(APIView):
                 services.competition_ranking_set(
                     competition=competition, by=request.user, ranking=fields.pop("ranking")
                 )
+            if fields:
+                services.competition_placement_set(
+                    competition=competition,
+                    by=request.user,
+                    championship=fields.get("championship", services.KEEP),
+                    discipline=fields.get("discipline"),
+                    round=fields.get("round"),
+                )
         return Response(CompetitionOutSerializer(_competition(slug), context={"staff": True}).data)
+
+    @extend_schema(
+        responses={204: None, 409: REFUSED},
+        description="Delete a competition made by mistake (admin), with its entrants, before "
+        "its clock starts (else 409 `started`; a final one `final`). Its own championship goes "
+        "with it; a championship of several keeps its other competitions.",
+    )
+    def delete(self, request, slug):
+        services.competition_delete(competition=_competition(slug), by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class PuzzleCreateView(APIView):

@@ -14,6 +14,7 @@ from competition.services.clock import (
     stop_undo_until,
 )
 from competition.services.placement import (
+    KEEP,
     championship_delete,
     competition_delete,
     competition_placement_set,
@@ -52,6 +53,7 @@ from competition.services.withdrawal import team_withdraw, team_withdraw_undo
 
 __all__ = [
     # championships
+    "KEEP",
     "championship_create",
     "championship_delete",
     "competition_delete",

@@ -97,7 +97,7 @@ def test_a_stray_competition_moves_into_a_championship_and_its_own_goes(admin_us
     with translation.override("da"):
         said = describe(entry)
     assert said["sentence"] == (
-        "Overdommer overdommer flyttede konkurrencen ind i mesterskabet “DM i puslespil 2027”"
+        "Overdommer overdommer flyttede konkurrencen ind i mesterskabet »DM i puslespil 2027«"
     )
     assert "Disciplin: Hold → Individuel" in said["changes"]
     assert "Runde: — → B" in said["changes"]
@@ -112,7 +112,7 @@ def test_it_moves_out_again_into_a_championship_of_its_own(admin_user, dm, stray
     with translation.override("da"):
         sentence = describe(AuditEntry.objects.filter(action="competition_placement")[0])
     assert sentence["sentence"] == (
-        "Overdommer overdommer tog konkurrencen ud af “DM i puslespil 2027”: den står for sig selv"
+        "Overdommer overdommer tog konkurrencen ud af »DM i puslespil 2027«: den står for sig selv"
     )
 
 
@@ -154,14 +154,10 @@ def test_a_move_at_another_time_may_use_the_same_tables(admin_user, dm, stray):
     assert moved.championship == dm
 
 
-def test_a_competition_may_not_move_into_another_competitions_own_championship(
-    admin_user, stray
-):
+def test_a_competition_may_not_move_into_another_competitions_own_championship(admin_user, stray):
     other = competition_create(by=admin_user, slug="andet", name="Andet", starts_at=START)
     with pytest.raises(ValidationError) as info:
-        competition_placement_set(
-            competition=stray, by=admin_user, championship=other.championship
-        )
+        competition_placement_set(competition=stray, by=admin_user, championship=other.championship)
     assert "championship" in info.value.message_dict
     assert Competition.objects.get(pk=stray.pk).championship.slug == "heat-b"
 
@@ -229,7 +225,7 @@ def test_a_competition_deleted_from_a_championship_is_in_the_others_logs(admin_u
     with translation.override("da"):
         said = describe(entry)
     assert said["sentence"] == (
-        "Overdommer overdommer slettede konkurrencen “Indledende runde B” i mesterskabet, "
+        "Overdommer overdommer slettede konkurrencen »Indledende runde B« i mesterskabet, "
         "med 2 tilmeldte"
     )
 

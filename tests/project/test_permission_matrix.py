@@ -61,6 +61,15 @@ ROUTES = [
     ),
     ("GET", f"/api/v1/competitions/{S}/", None, EVERYONE, 200),
     ("PATCH", f"/api/v1/competitions/{S}/", {"ranking": "wjpc"}, ONLY_ADMIN, (409, "started")),
+    ("PATCH", f"/api/v1/competitions/{S}/", {"round": "Finale"}, ONLY_ADMIN, (409, "started")),
+    ("DELETE", f"/api/v1/competitions/{S}/", None, ONLY_ADMIN, (409, "started")),
+    (
+        "DELETE",
+        "/api/v1/championships/dm-2026-program/",
+        None,
+        ONLY_ADMIN,
+        (409, "has_competitions"),
+    ),
     ("GET", "/api/v1/championships/", None, EVERYONE, 200),
     (
         "POST",

@@ -116,9 +116,9 @@ def members_from(formset, *, name: str | None = None) -> list[dict]:
     ]
 
 
-def _slug_field() -> forms.CharField:
+def _slug_field(label=_("Short name in the address")) -> forms.CharField:
     return forms.CharField(
-        label=_("Short name in the address"),
+        label=label,
         max_length=SLUG_MAX,
         required=False,
         help_text=_(
@@ -159,9 +159,10 @@ DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 class ChampionshipForm(forms.Form):
     """A championship of several competitions: its name, short name, venue and days."""
 
+    # Its own words: on the new-competition page they stand beside the competition's.
     name = forms.CharField(label=_("Name of the championship"), max_length=200)
-    slug = _slug_field()
-    venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    slug = _slug_field(_("The championship's short name in the address"))
+    venue = forms.CharField(label=_("The championship's venue"), max_length=200, required=False)
     starts_on = forms.DateField(label=_("First day"), required=False, widget=DATE)
     ends_on = forms.DateField(label=_("Last day"), required=False, widget=DATE)
 
@@ -243,7 +244,7 @@ class CompetitionForm(forms.Form):
         super().__init__(*args, **kwargs)
         _slug_suggested(self)
         self.fields["championship"].choices = [
-            (OWN, _("None: the competition stands on its own")),
+            (OWN, _("None: on its own")),
             *championships,
             (NEW, _("A new championship …")),
         ]

@@ -85,11 +85,13 @@ def _page(request, form, new, **context):
 @staff_view(ADMIN)
 def competition_new(request):
     """A new competition: `?championship=<slug>` (the championship's "Add competition")
-    chooses that championship."""
+    chooses that championship, `?championship=_new` a new one."""
     choices = selectors.championship_choices()
     initial: dict = {"championship": OWN, "discipline": Discipline.TEAM}
     asked = request.GET.get("championship")
-    if asked in dict(choices):
+    if asked == NEW:  # "A new championship", its fields shown
+        initial["championship"] = NEW
+    elif asked in dict(choices):
         held = selectors.championship_get(slug=asked)
         initial.update(championship=asked, venue=held.venue if held else "")
     form = CompetitionForm(request.POST or None, initial=initial, championships=choices)

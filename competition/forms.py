@@ -116,7 +116,10 @@ def members_from(formset, *, name: str | None = None) -> list[dict]:
     ]
 
 
-def _slug_field(label=_("Short name in the address")) -> forms.CharField:
+SLUG_LABEL = _("Short name in the address")
+
+
+def _slug_field(label=SLUG_LABEL) -> forms.CharField:
     return forms.CharField(
         label=label,
         max_length=SLUG_MAX,

@@ -7,13 +7,14 @@ team's id, name, table and whether it still competes.
 from django.db import transaction
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from competition import selectors, services
+from competition.errors import REFUSED
 from competition.inputs import DateTimeField
 from competition.models import Championship, Competition, Discipline, Puzzle, Ranking, Team
 from competition.roles import ADMIN, DESK, JUDGE, IsAdmin, IsDesk, has_role
@@ -205,19 +206,6 @@ class CompetitionPatchSerializer(serializers.Serializer):
         allow_blank=True,
         help_text="Only before the clock starts (else 409 `started`).",
     )
-
-
-# A 409 of the competition's own writes: {detail, code} (docs/contracts.md "The HTTP API").
-REFUSED = OpenApiResponse(
-    inline_serializer(
-        "CompetitionRefusal",
-        {
-            "detail": serializers.CharField(help_text="A sentence for a person."),
-            "code": serializers.CharField(help_text="final, started."),
-        },
-    ),
-    description="Refused by the rules now; nothing written.",
-)
 
 
 class PuzzleInSerializer(serializers.Serializer):

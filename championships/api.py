@@ -162,11 +162,34 @@ class ChampionshipListView(APIView):
 
 
 class ChampionshipDetailView(APIView):
-    permission_classes = [AllowAny]
+    def get_permissions(self):
+        return [IsAdmin()] if self.request.method == "DELETE" else [AllowAny()]
 
     @extend_schema(responses=ChampionshipOutSerializer)
     def get(self, request, slug):
         return Response(ChampionshipOutSerializer(selectors.championship_get(slug=slug)).data)
+
+    @extend_schema(
+        responses={
+            204: None,
+            409: OpenApiResponse(
+                inline_serializer(
+                    "ChampionshipRefusal",
+                    {
+                        "detail": serializers.CharField(help_text="A sentence for a person."),
+                        "code": serializers.CharField(help_text="has_competitions."),
+                    },
+                ),
+                description="It still holds competitions; nothing written.",
+            ),
+        },
+        description="Delete a championship that holds no competitions (admin); else 409 "
+        "`has_competitions`.",
+    )
+    def delete(self, request, slug):
+        championship = selectors.championship_get(slug=slug)
+        competition_services.championship_delete(championship=championship, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class AdvanceView(APIView):

@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from competition import selectors, services
+from competition.errors import REFUSED
 from competition.inputs import DateTimeField
 from competition.models import Championship, Competition, Discipline, Puzzle, Ranking, Team
 from competition.roles import ADMIN, DESK, JUDGE, IsAdmin, IsDesk, has_role
@@ -182,6 +183,29 @@ class CompetitionPatchSerializer(serializers.Serializer):
     """Only the fields sent change (admin); each goes through its own service."""
 
     ranking = ranking_field(required=False)
+    championship = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=Championship.objects.all(),
+        required=False,
+        allow_null=True,
+        help_text="Move it into this championship (its short name); null: a championship of "
+        "its own. Only before the clock starts (else 409 `started`).",
+        error_messages={
+            "does_not_exist": _("There is no championship with the short name “{value}”.")
+        },
+    )
+    discipline = serializers.ChoiceField(
+        choices=Discipline.choices,
+        required=False,
+        help_text="The table limit follows the discipline's default (1, 2, 4) when it was the "
+        "old one's. Only before the clock starts (else 409 `started`).",
+    )
+    round = serializers.CharField(
+        max_length=100,
+        required=False,
+        allow_blank=True,
+        help_text="Only before the clock starts (else 409 `started`).",
+    )
 
 
 class PuzzleInSerializer(serializers.Serializer):
@@ -267,7 +291,7 @@ class CompetitionListView(APIView):
 
 class CompetitionDetailView(APIView):
     def get_permissions(self):
-        return [IsAdmin()] if self.request.method == "PATCH" else [AllowAny()]
+        return [IsAdmin()] if self.request.method in ("PATCH", "DELETE") else [AllowAny()]
 
     @extend_schema(responses=CompetitionOutSerializer)
     def get(self, request, slug):
@@ -276,9 +300,11 @@ class CompetitionDetailView(APIView):
 
     @extend_schema(
         request=CompetitionPatchSerializer,
-        responses=CompetitionOutSerializer,
-        description="Change the competition (admin): only the fields sent. `ranking` only "
-        "before the clock starts (else 409 `started`).",
+        responses={200: CompetitionOutSerializer, 409: REFUSED},
+        description="Change the competition (admin): only the fields sent. `ranking`, "
+        "`championship`, `discipline` and `round` only before the clock starts (else 409 "
+        "`started`); a move onto tables its new championship holds at the same time: 400 on "
+        "`championship`.",
     )
     def patch(self, request, slug):
         competition = _competition(slug)
@@ -290,7 +316,25 @@ class CompetitionDetailView(APIView):
                 services.competition_ranking_set(
                     competition=competition, by=request.user, ranking=fields.pop("ranking")
                 )
+            if fields:
+                services.competition_placement_set(
+                    competition=competition,
+                    by=request.user,
+                    championship=fields.get("championship", services.KEEP),
+                    discipline=fields.get("discipline"),
+                    round=fields.get("round"),
+                )
         return Response(CompetitionOutSerializer(_competition(slug), context={"staff": True}).data)
+
+    @extend_schema(
+        responses={204: None, 409: REFUSED},
+        description="Delete a competition made by mistake (admin), with its entrants, before "
+        "its clock starts (else 409 `started`; a final one `final`). Its own championship goes "
+        "with it; a championship of several keeps its other competitions.",
+    )
+    def delete(self, request, slug):
+        services.competition_delete(competition=_competition(slug), by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class PuzzleCreateView(APIView):

@@ -212,6 +212,38 @@ COMPETITION_RANKING = register(
         % {"who": f.who, "ranking": f.words("ranking")}
     ),
 )
+
+
+def _placement(f) -> str:
+    """Moved into a championship, out of one, or its discipline or round changed."""
+    before, after = f.before.get("championship"), f.after.get("championship")
+    if before == after:
+        return _("%(who)s changed the discipline or the round") % {"who": f.who}
+    if after:
+        return _("%(who)s moved the competition into the championship “%(name)s”") % {
+            "who": f.who,
+            "name": after,
+        }
+    return _("%(who)s took the competition out of “%(name)s”: it is on its own") % {
+        "who": f.who,
+        "name": before,
+    }
+
+
+COMPETITION_PLACEMENT = register("competition_placement", _("Championship or round"), _placement)
+# Kept in the log of each competition left in the championship: the deleted one's is gone.
+COMPETITION_DELETE = register(
+    "competition_delete",
+    _("Competition deleted"),
+    lambda f: (
+        ngettext(
+            "%(who)s deleted the competition “%(name)s” of this championship, with %(n)s entrant",
+            "%(who)s deleted the competition “%(name)s” of this championship, with %(n)s entrants",
+            f.before.get("entrants", 0),
+        )
+        % {"who": f.who, "name": f.before.get("name", "—"), "n": f.before.get("entrants", 0)}
+    ),
+)
 SEQUENCE, SEQUENCE_CHANGED = _("Puzzle sequence"), _("%(who)s changed the puzzle sequence")
 PUZZLE_ADD = register("puzzle_add", SEQUENCE, SEQUENCE_CHANGED)
 PUZZLE_UPDATE = register("puzzle_update", SEQUENCE, SEQUENCE_CHANGED)

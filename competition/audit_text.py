@@ -15,7 +15,7 @@ from competition import audit_actions
 from competition.audit import ERASED
 from competition.audit_actions import ACTIONS
 from competition.inputs import whole_number
-from competition.models import Ranking
+from competition.models import Discipline, Ranking
 from competition.roles import user_roles
 from puzzle_rules.formatting import format_hms
 
@@ -60,6 +60,9 @@ FIELD_LABELS = {
     "text": gettext_lazy("Objection"),
     "finalised_at": gettext_lazy("Final"),
     "ranking": gettext_lazy("Ranking"),
+    "championship": gettext_lazy("Championship"),
+    "discipline": gettext_lazy("Discipline"),
+    "round": gettext_lazy("Round"),
 }
 # Ids and derived values a person does not need to read.
 HIDDEN = {"id", "team", "puzzle", "deducted", "ends_at", "finish", "count", "resolved_at"}
@@ -184,6 +187,8 @@ def value_words(key: str, value) -> str:
         return ngettext("%(n)d minute", "%(n)d minutes", value) % {"n": value}
     if key == "ranking":
         return str(dict(Ranking.choices).get(value, value))
+    if key == "discipline":
+        return str(dict(Discipline.choices).get(value, value))
     if key == "decision":
         return {
             "open": _("open"),

@@ -3,7 +3,8 @@
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _
-from rest_framework import status
+from drf_spectacular.utils import OpenApiResponse, inline_serializer
+from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError as DRFValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -40,6 +41,19 @@ def ensure_not_final(competition) -> None:
     """Checked before anything else in every write (R20)."""
     if competition.finalised_at is not None:
         raise Refusal("final", FINAL_MESSAGE)
+
+
+# The schema of a 409 of the competition's own writes: {detail, code} (docs/contracts.md).
+REFUSED = OpenApiResponse(
+    inline_serializer(
+        "CompetitionRefusal",
+        {
+            "detail": serializers.CharField(help_text="A sentence for a person."),
+            "code": serializers.CharField(help_text="final, started."),
+        },
+    ),
+    description="Refused by the rules now; nothing written.",
+)
 
 
 def api_exception_handler(exc, context):

@@ -116,10 +116,12 @@ def members_from(formset, *, name: str | None = None) -> list[dict]:
     ]
 
 
-class CompetitionForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=200)
-    slug = forms.CharField(
-        label=_("Short name in the address"),
+SLUG_LABEL = _("Short name in the address")
+
+
+def _slug_field(label=SLUG_LABEL) -> forms.CharField:
+    return forms.CharField(
+        label=label,
         max_length=SLUG_MAX,
         required=False,
         help_text=_(
@@ -127,11 +129,101 @@ class CompetitionForm(forms.Form):
             "written ae, oe and aa."
         ),
     )
+
+
+def _slug_suggested(form: forms.Form) -> None:
+    """The short name field as static/js/slug.mjs suggests it as the name is typed."""
+    slug_attrs = form.fields["slug"].widget.attrs
+    slug_attrs.update(autocapitalize="none", autocomplete="off", spellcheck="false")
+    if not form.initial.get("slug"):  # a new one: suggested as the name is typed
+        slug_attrs["data-slug-from"] = form["name"].auto_id
+
+
+def _slug_clean(form: forms.Form, data: dict) -> dict:
+    """The short name as static/js/slug.mjs suggests it: typed or from the name, written
+    with a-z, digits and hyphens (a stored one that is left unchanged is kept as it is)."""
+    typed = (form.data.get(form.add_prefix("slug")) or "").strip()
+    if form.fields["slug"].disabled or (typed and typed == form.initial.get("slug")):
+        return data
+    slug = slug_from(typed or data.get("name") or "")
+    if slug:
+        data["slug"] = slug
+    elif "slug" not in form.errors and "name" not in form.errors:
+        form.add_error(
+            "slug",
+            _("Write a short name with the letters a–z or digits, e.g. dm-2027."),
+        )
+    return data
+
+
+DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+
+
+class ChampionshipForm(forms.Form):
+    """A championship of several competitions: its name, short name, venue and days."""
+
+    # Its own words: on the new-competition page they stand beside the competition's.
+    name = forms.CharField(label=_("Name of the championship"), max_length=200)
+    slug = _slug_field(_("The championship's short name in the address"))
+    venue = forms.CharField(label=_("The championship's venue"), max_length=200, required=False)
+    starts_on = forms.DateField(label=_("First day"), required=False, widget=DATE)
+    ends_on = forms.DateField(label=_("Last day"), required=False, widget=DATE)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _slug_suggested(self)
+
+    def clean(self):
+        data = _slug_clean(self, super().clean())
+        first, last = data.get("starts_on"), data.get("ends_on")
+        if first and last and last < first:
+            self.add_error("ends_on", _("The last day cannot be before the first day."))
+        return data
+
+
+# The championship choice's own values: never a slug (a slug has no "_").
+OWN, NEW = "_own", "_new"
+# Where a competition belongs: absent from a form sent from a page whose fields were disabled
+# (the clock had started): unchanged, not emptied.
+PLACEMENT = ("championship", "discipline", "round")
+DISCIPLINE_CHOICES = [
+    (Discipline.INDIVIDUAL, _("Individuals: one puzzler at a table")),
+    (Discipline.PAIR, _("Pairs: two at a table")),
+    (Discipline.TEAM, _("Teams: up to four at a table")),
+]
+
+
+class CompetitionForm(forms.Form):
+    championship = forms.ChoiceField(
+        label=_("Championship"),
+        required=False,
+        help_text=_(
+            "A championship holds several competitions (heats, a final, pairs, teams) with one "
+            "programme, big screen and desk."
+        ),
+    )
+    discipline = forms.ChoiceField(
+        label=_("Discipline"),
+        choices=DISCIPLINE_CHOICES,
+        initial=Discipline.TEAM,
+        required=False,
+    )
+    round = forms.CharField(
+        label=_("Round"),
+        max_length=100,
+        required=False,
+        help_text=_("For example Indledende runde A or Finale; empty for a single round."),
+    )
+    name = forms.CharField(label=_("Name"), max_length=200)
+    slug = _slug_field()
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
     starts_at = forms.DateTimeField(label=_("Planned start"), widget=DATETIME_LOCAL)
     duration_minutes = forms.IntegerField(label=_("Duration (minutes)"), min_value=1, initial=180)
     max_at_table = forms.IntegerField(
-        label=_("Puzzlers at the table at most"), min_value=1, initial=4
+        label=_("Puzzlers at the table at most"),
+        min_value=1,
+        required=False,
+        help_text=_("Empty: the discipline's, 1 for individuals, 2 for pairs, 4 for teams."),
     )
     hide_motifs = forms.BooleanField(
         label=_("Keep the motifs off the public pages until the clock starts"), required=False
@@ -150,32 +242,29 @@ class CompetitionForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args, started: bool = False, **kwargs):
+    def __init__(self, *args, started: bool = False, championships=(), **kwargs):
+        """`championships`: (slug, name) of the championships a competition may join."""
         super().__init__(*args, **kwargs)
-        slug_attrs = self.fields["slug"].widget.attrs
-        slug_attrs.update(autocapitalize="none", autocomplete="off", spellcheck="false")
-        if not self.initial.get("slug"):  # a new competition: suggested as the name is typed
-            slug_attrs["data-slug-from"] = self["name"].auto_id
+        _slug_suggested(self)
+        self.fields["championship"].choices = [
+            (OWN, _("None: on its own")),
+            *championships,
+            (NEW, _("A new championship …")),
+        ]
+        self.fields["championship"].widget.attrs["data-championship-choice"] = ""
+        self.fields["discipline"].widget.attrs["data-discipline"] = ""
+        self.fields["max_at_table"].widget.attrs["data-at-table"] = ""
         if started:  # the clock has started: only the name and the venue may change
             for name in ("slug", "starts_at", "duration_minutes", "max_at_table", "hide_motifs"):
                 self.fields[name].disabled = True
-            self.fields["ranking"].widget.attrs["disabled"] = True
+            for name in ("ranking", *PLACEMENT):
+                self.fields[name].widget.attrs["disabled"] = True
 
     def clean(self):
-        """The short name as static/js/slug.mjs suggests it: typed or from the name, written
-        with a-z, digits and hyphens (a stored one that is left unchanged is kept as it is)."""
-        data = super().clean()
-        typed = (self.data.get(self.add_prefix("slug")) or "").strip()
-        if self.fields["slug"].disabled or (typed and typed == self.initial.get("slug")):
-            return data
-        slug = slug_from(typed or data.get("name") or "")
-        if slug:
-            data["slug"] = slug
-        elif "slug" not in self.errors and "name" not in self.errors:
-            self.add_error(
-                "slug",
-                _("Write a short name with the letters a–z or digits, e.g. dm-2027."),
-            )
+        data = _slug_clean(self, super().clean())
+        for name in PLACEMENT:  # not sent (a disabled field): unchanged
+            if self.is_bound and self.add_prefix(name) not in self.data:
+                data[name] = None
         return data
 
 

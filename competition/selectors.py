@@ -7,7 +7,9 @@ from django.shortcuts import get_object_or_404
 from competition.models import Championship, Competition, Team
 
 __all__ = [
+    "championship_choices",
     "championship_competitions",
+    "championships_empty",
     "championship_get",
     "championship_team_get",
     "championship_teams",
@@ -54,6 +56,19 @@ def source_rounds(*, competition: Competition) -> QuerySet[Competition]:
         .exclude(pk=competition.pk)
         .order_by("starts_at", "id")
     )
+
+
+def championship_choices() -> list[tuple[str, str]]:
+    """(slug, name) of the championships a competition may be made in or moved into: every
+    championship but a competition's own (its slug is a competition's), newest first."""
+    own = Competition.objects.values("slug")
+    return list(Championship.objects.exclude(slug__in=own).values_list("slug", "name"))
+
+
+def championships_empty() -> list[Championship]:
+    """The championships that hold no competition yet (made, not yet filled), newest first:
+    the head judge finds them on the home page to add competitions, or to delete them."""
+    return list(Championship.objects.filter(competitions=None))
 
 
 def championship_competitions(*, championship: Championship) -> list[Competition]:

@@ -7,8 +7,10 @@ from competition import views_desk as v
 
 urlpatterns = [
     path("new/", v.competition_new, name="competition_new"),
+    path("new/championship/", v.championship_new, name="championship_new"),
     path("<slug:slug>/", v.teams, name="teams"),
     path("<slug:slug>/setup/", v.setup, name="setup"),
+    path("<slug:slug>/delete", v.delete, name="delete"),
     path("<slug:slug>/teams/new/", v.team_new, name="team_new"),
     path("<slug:slug>/teams/<id:pk>/", v.team_edit, name="team_edit"),
     path("<slug:slug>/teams/<id:pk>/check-in", v.check_in, name="check_in"),

@@ -122,12 +122,19 @@ def hall_environment(environ: dict) -> dict:
     return env
 
 
-def _current(now):
-    """The competition of the day: the nearest one not final (None: none yet)."""
+def _current(now) -> str | None:
+    """The slug whose addresses the hall prints: the nearest competition not final, or its
+    championship's when that holds several competitions (its programme, its judges' tablet,
+    its control room); None when there is none yet."""
     from competition.models import Competition
 
-    open_ones = list(Competition.objects.filter(finalised_at=None))
-    return min(open_ones, key=lambda c: abs(c.starts_at - now), default=None)
+    open_ones = list(Competition.objects.filter(finalised_at=None).select_related("championship"))
+    nearest = min(open_ones, key=lambda c: abs(c.starts_at - now), default=None)
+    if nearest is None:
+        return None
+    if nearest.championship.slug != nearest.slug:  # not its own: a championship of several
+        return nearest.championship.slug
+    return nearest.slug
 
 
 def _banner(env: dict) -> None:
@@ -141,8 +148,7 @@ def _banner(env: dict) -> None:
 
     translation.activate(settings.LANGUAGE_CODE)
     base = env["PUBLIC_URL"]
-    competition = _current(timezone.now())
-    slug = competition.slug if competition else None
+    slug = _current(timezone.now())
     judges = f"{base}/judge/{slug}/" if slug else f"{base}/accounts/login/"
     spectators = f"{base}/{slug}/" if slug else f"{base}/"
     print()
@@ -159,7 +165,7 @@ def _banner(env: dict) -> None:
         print(f"{title}: {url}  ({_('scan to open')})")
         segno.make(url, error="m").terminal(compact=True, border=2)
     print()
-    if competition:
+    if slug:
         print(_("Control room on this laptop: %(url)s") % {"url": f"{base}/control/{slug}/"})
     user_model = get_user_model()
     if not user_model.objects.filter(is_superuser=True).exists() and not (

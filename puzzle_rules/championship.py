@@ -20,7 +20,14 @@ code                   when
 ``tie_at_cut``         a cut falls inside a tie and nothing decides it
 ``choose_not_tied``    `choose` names an entrant that is not tied at a cut
 ``choose_count``       `choose` takes more or fewer of a tie than its seats left
+``started``            a competition's championship, discipline or round changed, or
+                       the competition deleted, once its clock has started
+``has_competitions``   a championship deleted while it still holds competitions
 =====================  ==========================================================
+
+Where a competition belongs (`check_placement_change`, `check_competition_delete`,
+`check_championship_delete`): a competition made by mistake is moved, changed or deleted
+before its clock starts; once it runs, its entrants, judges and public pages are of it.
 """
 
 from __future__ import annotations
@@ -35,6 +42,9 @@ __all__ = [
     "Entrant",
     "Tie",
     "advancing",
+    "check_championship_delete",
+    "check_competition_delete",
+    "check_placement_change",
     "decide",
     "label_ranking",
     "r11_key",
@@ -235,3 +245,35 @@ def label_ranking(ranked: Sequence[Standing], teams: Collection[object]) -> list
             rank, previous = position, key
         out.append(replace(s, rank=rank))
     return out
+
+
+# --- where a competition belongs ---------------------------------------------------------
+def check_placement_change(*, started: bool) -> None:
+    """A competition's championship, discipline and round are chosen before its clock
+    starts: once it runs, its judges' tablets, its words and the championship's programme
+    show it so, and stay so."""
+    if started:
+        raise RuleViolation(
+            "started",
+            "The clock has started; the championship, the discipline and the round can no "
+            "longer be changed.",
+        )
+
+
+def check_competition_delete(*, started: bool) -> None:
+    """A competition made by mistake is deleted before its clock starts; one that has run
+    keeps its results (and its audit log) for good."""
+    if started:
+        raise RuleViolation(
+            "started", "The clock has started; the competition can no longer be deleted."
+        )
+
+
+def check_championship_delete(*, competitions: int) -> None:
+    """A championship is deleted only once it holds no competition: each is moved out or
+    deleted first (and each of those is refused once its clock has started)."""
+    if competitions:
+        raise RuleViolation(
+            "has_competitions",
+            f"The championship still holds {competitions} competitions: move or delete them first.",
+        )

@@ -13,6 +13,12 @@ from competition.services.clock import (
     clock_stop_undo,
     stop_undo_until,
 )
+from competition.services.placement import (
+    KEEP,
+    championship_delete,
+    competition_delete,
+    competition_placement_set,
+)
 from competition.services.privacy import competition_erase_personal_data
 from competition.services.ranking import competition_ranking_set
 from competition.services.screen import reveal_next, reveal_start, screen_hold, screen_set
@@ -47,7 +53,11 @@ from competition.services.withdrawal import team_withdraw, team_withdraw_undo
 
 __all__ = [
     # championships
+    "KEEP",
     "championship_create",
+    "championship_delete",
+    "competition_delete",
+    "competition_placement_set",
     # clock
     "STOP_UNDO_WINDOW",
     "clock_correct",

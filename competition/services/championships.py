@@ -10,7 +10,14 @@ from django.utils.translation import gettext as _
 from competition.models import Championship, Competition
 from competition.slugs import slug_valid
 
-__all__ = ["championship_create", "own_championship", "slug_check", "validate_slug"]
+__all__ = [
+    "championship_create",
+    "ensure_joinable",
+    "is_own",
+    "own_championship",
+    "slug_check",
+    "validate_slug",
+]
 
 # Paths under /desk/ and /control/ that are not competitions.
 _EXTRA_RESERVED = frozenset({"new"})
@@ -60,6 +67,26 @@ def slug_check(slug: str, *, competition: Competition | None = None) -> None:
             % {"slug": slug, "name": championship.name}
         }
     )
+
+
+def is_own(competition: Competition) -> bool:
+    """Is `competition`'s championship its own (made with it: its slug)?"""
+    return competition.championship.slug == competition.slug
+
+
+def ensure_joinable(championship: Championship) -> None:
+    """A competition's own championship stays its alone (`/<slug>/` is the competition's):
+    no other competition is made in it or moved into it (400 on `championship`)."""
+    if Competition.objects.filter(championship=championship, slug=championship.slug).exists():
+        raise ValidationError(
+            {
+                "championship": _(
+                    "“%(name)s” is the championship of one competition alone; make a "
+                    "championship for several competitions and put them in it."
+                )
+                % {"name": championship.name}
+            }
+        )
 
 
 def own_championship(*, slug: str, name: str, venue: str = "") -> Championship:

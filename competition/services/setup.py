@@ -27,7 +27,12 @@ from competition.models import (
     Puzzle,
     Ranking,
 )
-from competition.services.championships import own_championship, slug_check, validate_slug
+from competition.services.championships import (
+    ensure_joinable,
+    own_championship,
+    slug_check,
+    validate_slug,
+)
 from competition.services.table_plan import ensure_plan_kept
 from competition.writes import Write, write
 from puzzle_rules import rules
@@ -103,17 +108,8 @@ def competition_create(
         raise ValidationError({"ranking": _("Choose the Danish rules or the World rules.")})
     if championship is None:
         championship = own_championship(slug=slug, name=name, venue=venue)
-    elif Competition.objects.filter(championship=championship, slug=championship.slug).exists():
-        # A competition's own championship stays its alone (`/<slug>/` is the competition's).
-        raise ValidationError(
-            {
-                "championship": _(
-                    "“%(name)s” is the championship of one competition alone; make a "
-                    "championship for several competitions and put them in it."
-                )
-                % {"name": championship.name}
-            }
-        )
+    else:
+        ensure_joinable(championship)
     if max_at_table is None:
         max_at_table = DEFAULT_AT_TABLE[Discipline(discipline)]
     competition = Competition(

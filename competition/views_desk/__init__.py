@@ -6,6 +6,7 @@ One module per page group: teams, spreadsheets (import and export), cards, setup
 """
 
 from competition.views_desk.cards import cards
+from competition.views_desk.placement import championship_new, delete
 from competition.views_desk.setup import competition_new, setup
 from competition.views_desk.spreadsheets import export, import_example, import_teams
 from competition.views_desk.teams import (
@@ -23,9 +24,11 @@ from competition.views_desk.teams import (
 
 __all__ = [
     "cards",
+    "championship_new",
     "check_in",
     "check_in_undo",
     "competition_new",
+    "delete",
     "export",
     "fee",
     "import_example",

@@ -163,6 +163,58 @@ TEXTS: dict[str, tuple[Promise, Promise, Promise]] = {
         _("Pairs imported: %(count)s."),
         _("Teams imported: %(count)s."),
     ),
+    # --- the setup page: a competition made by mistake, deleted ----------------------------
+    "Delete “%(name)s” with its %(n)s team? This cannot be undone.": (
+        ngettext_lazy(
+            "Delete “%(name)s” with its %(n)s entrant? This cannot be undone.",
+            "Delete “%(name)s” with its %(n)s entrants? This cannot be undone.",
+            "n",
+        ),
+        ngettext_lazy(
+            "Delete “%(name)s” with its %(n)s pair? This cannot be undone.",
+            "Delete “%(name)s” with its %(n)s pairs? This cannot be undone.",
+            "n",
+        ),
+        ngettext_lazy(
+            "Delete “%(name)s” with its %(n)s team? This cannot be undone.",
+            "Delete “%(name)s” with its %(n)s teams? This cannot be undone.",
+            "n",
+        ),
+    ),
+    "Made by mistake? Delete the competition with its %(n)s team. It cannot be undone.": (
+        ngettext_lazy(
+            "Made by mistake? Delete the competition with its %(n)s entrant. It cannot be undone.",
+            "Made by mistake? Delete the competition with its %(n)s entrants. It cannot be undone.",
+            "n",
+        ),
+        ngettext_lazy(
+            "Made by mistake? Delete the competition with its %(n)s pair. It cannot be undone.",
+            "Made by mistake? Delete the competition with its %(n)s pairs. It cannot be undone.",
+            "n",
+        ),
+        ngettext_lazy(
+            "Made by mistake? Delete the competition with its %(n)s team. It cannot be undone.",
+            "Made by mistake? Delete the competition with its %(n)s teams. It cannot be undone.",
+            "n",
+        ),
+    ),
+    "“%(name)s” is deleted with its %(n)s team.": (
+        ngettext_lazy(
+            "“%(name)s” is deleted with its %(n)s entrant.",
+            "“%(name)s” is deleted with its %(n)s entrants.",
+            "n",
+        ),
+        ngettext_lazy(
+            "“%(name)s” is deleted with its %(n)s pair.",
+            "“%(name)s” is deleted with its %(n)s pairs.",
+            "n",
+        ),
+        ngettext_lazy(
+            "“%(name)s” is deleted with its %(n)s team.",
+            "“%(name)s” is deleted with its %(n)s teams.",
+            "n",
+        ),
+    ),
 }
 
 

@@ -7,13 +7,16 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from competition.models import Competition, Status
+from competition.roles import ADMIN, has_role
+from competition.selectors import championships_empty
 from scoring.rules_text import UPDATED, rules_in
 from scoring.views_public.live import _language
 
 
 def home(request):
     """The championships of several competitions (each links to its programme), then the
-    competitions, newest first. One query."""
+    competitions, newest first. One query (two for the head judge: the championships that
+    hold no competition yet)."""
     competitions = Competition.objects.select_related("championship").only(
         "slug",
         "name",
@@ -46,8 +49,12 @@ def home(request):
         group["competitions"].sort(key=lambda item: (item["c"].starts_at, item["c"].pk))
         running = [item for item in group["competitions"] if item["status"] == "running"]
         group["running"] = len(running)
+    # Made and not yet filled: only the head judge, who adds their competitions, sees them.
+    empty = championships_empty() if has_role(request.user, ADMIN) else []
     return render(
-        request, "scoring/home.html", {"competitions": items, "championships": championships}
+        request,
+        "scoring/home.html",
+        {"competitions": items, "championships": championships, "empty": empty},
     )
 
 

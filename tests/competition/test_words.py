@@ -20,11 +20,18 @@ from tests.factories import CompetitionFactory, MemberFactory, PuzzleFactory, Te
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
 
+class _Values(dict):
+    """The count `n`, and any other value a sentence names (a name) as itself."""
+
+    def __missing__(self, key):
+        return f"%({key})s"
+
+
 def _say(entry, lang: str, n: int = 2) -> str:
-    """An entry (or a plain text) in `lang`; a sentence of only a count, for `n`."""
+    """An entry (or a plain text) in `lang`; a sentence of a count, for `n`."""
     with translation.override(lang):
         try:
-            return str(entry % {"n": n})
+            return str(entry % _Values(n=n))
         except (KeyError, TypeError):
             return str(entry)
 

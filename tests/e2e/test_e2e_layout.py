@@ -111,6 +111,14 @@ CHAMPIONSHIP_PAGES = {
     "control:judges": ("admin", LAPTOP, "main h1"),
     "desk:import": ("desk", LAPTOP, "#import-competition"),
 }
+# Building a championship (the desk's namespace is not walked from the resolver; the head
+# judge's laptop): a new championship, a new competition with a new championship's fields
+# shown, and the competition's setup (where it belongs, read-only once started; deleting).
+BUILD_PAGES = {
+    "desk:championship_new": ("admin", DESK_LAPTOP, "main form .grid-2"),
+    "desk:competition_new": ("admin", DESK_LAPTOP, "[data-new-championship]:not([hidden])"),
+    "desk:setup": ("admin", DESK_LAPTOP, "#delete-competition"),
+}
 WRITE = "a POST-only write (answers a form on a page checked here)"
 NOT_RENDERED = {
     "public:qr": "an SVG image (the QR code inside the screen and the team page)",
@@ -336,6 +344,12 @@ def test_every_page_fits_its_screen(browser, live_server, login, layout_users, s
         (name, page, reverse(name, args=[competition.championship.slug]), "championship-")
         for name, page in CHAMPIONSHIP_PAGES.items()
     ]
+    build = {
+        "desk:championship_new": reverse("desk:championship_new"),
+        "desk:competition_new": reverse("desk:competition_new") + "?championship=_new",
+        "desk:setup": reverse("desk:setup", args=[competition.slug]),
+    }
+    pages += [(name, page, build[name], "build-") for name, page in BUILD_PAGES.items()]
     for name, (who, sizes, ready), path, prefix in pages:
         for size, (width, height) in sizes.items():
             context = browser.new_context(

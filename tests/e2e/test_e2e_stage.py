@@ -236,6 +236,8 @@ def test_axe_finds_nothing_serious_on_any_page(
         "/desk/dm-live/import/",
         "/desk/dm-live/cards/",
         "/desk/new/",
+        "/desk/new/?championship=_new",  # with the new championship's fields
+        "/desk/new/championship/",
         "/control/dm-live/",
         f"/control/dm-live/teams/{team.pk}/",
         "/control/dm-live/audit/",

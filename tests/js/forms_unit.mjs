@@ -101,3 +101,23 @@ test("error summary: a click beside the links does nothing; a page without one w
   assert.deepEqual(seen, ["summary focused"]);
   assert.equal(wireSummary({ querySelector: () => null }), false);
 });
+
+test("the table limit follows the discipline unless the organiser typed their own", async () => {
+  const { followLimit } = await import("../../static/js/placement.mjs");
+  assert.equal(followLimit("4", "team", "individual"), "1");
+  assert.equal(followLimit("1", "individual", "pair"), "2");
+  assert.equal(followLimit("", "team", "pair"), ""); // empty: the placeholder says it
+  assert.equal(followLimit("3", "team", "pair"), "3"); // typed: kept
+});
+
+test("the new championship's fields show only while a new one is chosen", async () => {
+  const { wire } = await import("../../static/js/placement.mjs");
+  const heard = {};
+  const choice = { value: "_own", addEventListener: (type, fn) => (heard[type] = fn) };
+  const fields = { hidden: false };
+  wire(choice, fields, null, null);
+  assert.equal(fields.hidden, true);
+  choice.value = "_new";
+  heard.change();
+  assert.equal(fields.hidden, false);
+});

@@ -61,6 +61,15 @@ ROUTES = [
     ),
     ("GET", f"/api/v1/competitions/{S}/", None, EVERYONE, 200),
     ("PATCH", f"/api/v1/competitions/{S}/", {"ranking": "wjpc"}, ONLY_ADMIN, (409, "started")),
+    ("PATCH", f"/api/v1/competitions/{S}/", {"round": "Finale"}, ONLY_ADMIN, (409, "started")),
+    ("DELETE", f"/api/v1/competitions/{S}/", None, ONLY_ADMIN, (409, "started")),
+    (
+        "DELETE",
+        "/api/v1/championships/dm-2026-program/",
+        None,
+        ONLY_ADMIN,
+        (409, "has_competitions"),
+    ),
     ("GET", "/api/v1/championships/", None, EVERYONE, 200),
     (
         "POST",
@@ -234,8 +243,15 @@ ROUTES = [
         ONLY_ADMIN,
         302,
     ),
+    ("GET", "/desk/new/?championship=dm-2026-program", None, ONLY_ADMIN, 200),
+    ("GET", "/desk/new/championship/", None, ONLY_ADMIN, 200),
+    ("POST", "/desk/new/championship/", {"name": "Mesterskab 2"}, ONLY_ADMIN, 302),
     ("GET", f"/desk/{S}/", None, STAFF_DESK, 200),
     ("GET", f"/desk/{S}/setup/", None, ONLY_ADMIN, 200),
+    # deleting: the clock runs (refused, back to its setup with the sentence); a championship
+    # that still holds a competition (refused, back to its control room)
+    ("POST", f"/desk/{S}/delete", {}, ONLY_ADMIN, 302),
+    ("POST", "/desk/dm-2026-program/delete", {}, ONLY_ADMIN, 302),
     ("GET", f"/desk/{S}/teams/new/", None, STAFF_DESK, 200),
     ("POST", f"/desk/{S}/teams/new/", NEW, STAFF_DESK, 302),
     ("GET", f"/desk/{S}/teams/{{team}}/", None, STAFF_DESK, 200),

@@ -21,8 +21,9 @@ SERVED = {
     "api:championship",
     "api:mirror-age",
     "api:mirror-push",
+    "api:mirror-held",
 }
-WRITES = {"api:mirror-push", "set_language"}
+WRITES = {"api:mirror-push", "api:mirror-held", "set_language"}
 
 
 def context(request) -> dict:

@@ -237,6 +237,13 @@ def apply(snapshot: dict) -> tuple[int, dict]:
         _one_push_at_a_time(c["slug"])
         held = Competition.objects.select_for_update().filter(slug=c["slug"]).first()
         state = MirrorState.objects.filter(competition=held).first() if held else None
+        if held is not None and held.pk != c["id"]:
+            # Another competition under this short name: the hall deleted the one held here
+            # and made a new one (whose version starts again at 0), or the hall's database was
+            # replaced. The hall's ids decide, whatever the versions.
+            _delete_rows(held)  # (its puzzles are protected by their finishes)
+            held.delete()
+            held = state = None
         if held is not None and held.standings_version > version:
             return 409, {
                 "code": "older_version",
@@ -246,8 +253,6 @@ def apply(snapshot: dict) -> tuple[int, dict]:
         if state is not None and state.version == version and state.digest == seal:
             MirrorState.objects.filter(pk=state.pk).update(heard_at=now)
             return 200, {"applied": False, "version": version}
-        if held is not None and held.pk != c["id"]:
-            held.delete()  # the hall's database was replaced: its ids decide
         fields = {k: v for k, v in c.items() if k != "id"}
         for name in ("starts_at", "started_at", "stopped_at", "finalised_at"):
             fields[name] = parse_datetime(fields[name]) if fields[name] else None
@@ -272,13 +277,48 @@ def apply(snapshot: dict) -> tuple[int, dict]:
     return 200, {"applied": True, "version": version}
 
 
-def _replace_rows(competition: Competition, snapshot: dict) -> None:
-    """The competition's puzzles, teams, finishes, counts and open objections as pushed."""
+def keep_only(ids: list[int]) -> list[str]:
+    """On a mirror: drop every competition the hall no longer holds (one deleted there before
+    its start, made by mistake), with its rows and a championship left with none; answers
+    the short names dropped. The hall sends the ids of all it holds (`validate_held`)."""
+    with transaction.atomic():
+        slugs = Competition.objects.exclude(pk__in=ids).order_by("slug")
+        slugs = list(slugs.values_list("slug", flat=True))
+        for slug in slugs:  # the pushes' lock first, in one order: no deadlock with a push
+            _one_push_at_a_time(slug)
+        gone = Competition.objects.select_for_update().exclude(pk__in=ids).filter(slug__in=slugs)
+        gone = list(gone.order_by("slug"))
+        for competition in gone:
+            _delete_rows(competition)
+            competition.delete()
+        if gone:
+            Championship.objects.filter(competitions=None).delete()
+    return [competition.slug for competition in gone]
+
+
+def validate_held(body) -> list[int]:
+    """The hall's list of the competitions it holds: `{"competitions": [id, ...]}`."""
+    if not isinstance(body, dict) or set(body) != {"competitions"}:
+        raise SnapshotError("held: the only field is competitions")
+    ids = body["competitions"]
+    if not isinstance(ids, list) or not all(
+        isinstance(i, int) and not isinstance(i, bool) for i in ids
+    ):
+        raise SnapshotError("held.competitions: not a list of ids")
+    return ids
+
+
+def _delete_rows(competition: Competition) -> None:
     Objection.objects.filter(team__competition=competition).delete()
     Count.objects.filter(team__competition=competition).delete()
     Finish.objects.filter(team__competition=competition).delete()
     Team.objects.filter(competition=competition).delete()
     Puzzle.objects.filter(competition=competition).delete()
+
+
+def _replace_rows(competition: Competition, snapshot: dict) -> None:
+    """The competition's puzzles, teams, finishes, counts and open objections as pushed."""
+    _delete_rows(competition)
     puzzles = Puzzle.objects.bulk_create(
         Puzzle(competition=competition, **p) for p in snapshot["puzzles"]
     )

@@ -29,6 +29,54 @@ def _refused(status: int, code: str, detail: str) -> JsonResponse:
     return JsonResponse({"code": code, "detail": detail}, status=status)
 
 
+def _token_refused(request) -> JsonResponse | None:
+    header = request.headers.get("Authorization", "")
+    given = header.removeprefix("Mirror ").strip() if header.startswith("Mirror ") else ""
+    if not given or not hmac.compare_digest(given.encode(), settings.MIRROR_TOKEN.encode()):
+        log.warning("Mirror push refused: wrong token")
+        return _refused(403, "wrong_token", "Not the mirror's token.")
+    return None
+
+
+class _Refusal(Exception):
+    def __init__(self, response: JsonResponse):
+        self.response = response
+
+
+def _body(request):
+    """The JSON body; _Refusal for a length that is no number (400) or too large (413),
+    ValueError for a body that is not JSON."""
+    length = whole_number(request.headers.get("Content-Length", ""), high=2**62)
+    if length is None:
+        raise _Refusal(_refused(400, "bad_snapshot", "Content-Length is not a whole number."))
+    if length > PUSH_MAX_BYTES:
+        raise _Refusal(_refused(413, "too_large", "The snapshot is too large."))
+    return json.loads(request.read(PUSH_MAX_BYTES + 1))
+
+
+@csrf_exempt
+def held(request):
+    """POST /api/v1/mirror/held with the token and `{"competitions": [id, ...]}`, every
+    competition the hall holds: the mirror drops the others (deleted in the hall before
+    their start) and answers `{"removed": [slug, ...]}`."""
+    if not mirror.is_mirror():
+        raise Http404("Not a mirror.")
+    if request.method != "POST":
+        return _refused(405, "method_not_allowed", "POST the competitions held.")
+    if (refused := _token_refused(request)) is not None:
+        return refused
+    try:
+        ids = mirror.validate_held(_body(request))
+    except _Refusal as refusal:
+        return refusal.response
+    except (ValueError, mirror.SnapshotError) as exc:
+        return _refused(400, "bad_snapshot", str(exc))
+    removed = mirror.keep_only(ids)
+    if removed:
+        log.info("Mirror dropped %s: the hall no longer holds them", ", ".join(removed))
+    return JsonResponse({"removed": removed})
+
+
 @csrf_exempt
 def push(request):
     """POST /api/v1/mirror/push with `Authorization: Mirror <MIRROR_TOKEN>` and a snapshot:
@@ -38,19 +86,13 @@ def push(request):
         raise Http404("Not a mirror.")
     if request.method != "POST":
         return _refused(405, "method_not_allowed", "POST a snapshot.")
-    header = request.headers.get("Authorization", "")
-    given = header.removeprefix("Mirror ").strip() if header.startswith("Mirror ") else ""
-    if not given or not hmac.compare_digest(given.encode(), settings.MIRROR_TOKEN.encode()):
-        log.warning("Mirror push refused: wrong token")
-        return _refused(403, "wrong_token", "Not the mirror's token.")
-    length = whole_number(request.headers.get("Content-Length", ""), high=2**62)
-    if length is None:
-        return _refused(400, "bad_snapshot", "Content-Length is not a whole number.")
-    if length > PUSH_MAX_BYTES:
-        return _refused(413, "too_large", "The snapshot is too large.")
+    if (refused := _token_refused(request)) is not None:
+        return refused
     try:
-        snapshot = json.loads(request.read(PUSH_MAX_BYTES + 1))
+        snapshot = _body(request)
         mirror.validate(snapshot)
+    except _Refusal as refusal:
+        return refusal.response
     except (ValueError, mirror.SnapshotError) as exc:
         return _refused(400, "bad_snapshot", str(exc))
     try:

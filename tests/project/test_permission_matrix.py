@@ -175,6 +175,7 @@ ROUTES = [
     # The public mirror's own two: a mirror answers them, the hall never.
     ("GET", f"/api/v1/competitions/{S}/mirror", None, EVERYONE, 404),
     ("POST", "/api/v1/mirror/push", {}, EVERYONE, 404),
+    ("POST", "/api/v1/mirror/held", {}, EVERYONE, 404),
     ("GET", f"/api/v1/competitions/{S}/objections/", None, STAFF_DESK, 200),
     (
         "POST",

@@ -11,6 +11,7 @@ from django.utils import timezone
 from competition.models import Competition, Team
 from judging.models import Finish
 from scoring.mirror_push import Pusher
+from tests.factories import CompetitionFactory
 from tests.project.test_privacy import PERSONAL, build_world, leaks
 
 pytestmark = pytest.mark.django_db
@@ -20,15 +21,22 @@ class Line:
     """The mirror as the pusher's transport sees it: up (200), down (refused), or an answer."""
 
     def __init__(self):
-        self.bodies: list[dict] = []
-        self.tries = 0
+        self.bodies: list[dict] = []  # the snapshots pushed
+        self.held: list[list[int]] = []  # the competitions the hall said it holds
+        self.tries = 0  # of a push
         self.down = False
         self.status = 200
+        self.held_status = 200
 
     def __call__(self, url, body, headers, timeout):
+        assert headers["Authorization"] == "Mirror tok"
+        if url == "http://mirror.test/api/v1/mirror/held":
+            if self.down:
+                raise ConnectionRefusedError("Connection refused")
+            self.held.append(json.loads(body)["competitions"])
+            return self.held_status
         self.tries += 1
         assert url == "http://mirror.test/api/v1/mirror/push"
-        assert headers["Authorization"] == "Mirror tok"
         if self.down:
             raise ConnectionRefusedError("Connection refused")
         self.bodies.append(json.loads(body))
@@ -130,6 +138,38 @@ def test_a_refused_push_is_retried_and_an_older_version_is_not(pusher, line, clo
     clock.now += 1
     pusher.tick()
     assert line.tries == 2
+
+
+def test_the_mirror_is_told_which_competitions_the_hall_holds(pusher, line, clock, competition):
+    """When one is deleted (made by mistake, before its start) the next round says so, before
+    any push; unchanged, it is said again only with the keepalive."""
+    stray = CompetitionFactory(slug="fejl-heat")
+    pusher.tick()
+    assert line.held == [[competition.pk, stray.pk]]
+    assert {b["competition"]["slug"] for b in line.bodies} == {"dm-2026", "fejl-heat"}
+    clock.now += 1
+    pusher.tick()
+    assert len(line.held) == 1  # nothing changed
+    stray.delete()
+    clock.now += 1
+    pusher.tick()
+    assert line.held[-1] == [competition.pk]
+    clock.now += 10
+    pusher.tick()
+    assert line.held[-1] == [competition.pk] and len(line.held) == 3
+
+
+def test_a_mirror_that_cannot_be_told_is_backed_off_and_an_older_mirror_is_pushed_to(
+    pusher, line, clock, competition
+):
+    line.held_status = 503
+    pusher.tick()
+    assert line.tries == 0 and pusher.failures == 1  # no push past a failed word
+    clock.now = pusher.next_try
+    line.held_status = 404  # a mirror of an older app: it keeps what it has, pushes go on
+    pusher.tick()
+    assert pusher.failures == 0
+    assert [b["competition"]["slug"] for b in line.bodies] == ["dm-2026"]
 
 
 def test_no_personal_value_in_any_pushed_body(line, clock):

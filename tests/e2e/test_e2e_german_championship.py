@@ -44,6 +44,8 @@ NAME = "Deutsche Meisterschaft im Puzzeln 2025"
 SLUG = "deutsche-meisterschaft-im-puzzeln-2025"
 HEAT1, HEAT2, FINAL, PAIRS = "Indledende heat 1", "Indledende heat 2", "Finale", "Par"
 PUZZLES = [("Neuschwanstein", 500), ("Rheintal", 1000)]
+PHONE = {"width": 390, "height": 844}
+ADVANCE = "Hvem går videre fra de tidligere runder"
 PAPER_START = timedelta(minutes=45)  # how long ago each clock really started
 
 HEAT1_SHEET = (
@@ -385,6 +387,8 @@ def test_e2e_a_german_style_championship_from_an_empty_database_through_the_page
     wait_until(anke, lambda: Finish.objects.count() == 3)
     for heat in (HEAT1, HEAT2):
         stop(control, base, made[heat].slug)
+        # a heat takes no entrants from earlier rounds: its room offers no advance
+        expect(control.get_by_role("link", name=ADVANCE)).to_have_count(0)
     choose_tables(anke, None)  # every judge helps with the counts and the second counts
     choose_tables(jens, None)
     counted(anke, jens, HEAT1_PLAY)
@@ -397,7 +401,7 @@ def test_e2e_a_german_style_championship_from_an_empty_database_through_the_page
 
     # --- 6. the advance, with a tie at the cut ----------------------------------------------
     control.goto(f"{base}/control/{made[FINAL].slug}/")
-    control.get_by_role("link", name="Hvem går videre fra de tidligere runder").click()
+    control.get_by_role("link", name=ADVANCE).click()
     expect(control.get_by_label(HEAT1)).to_be_checked()
     expect(control.get_by_label(HEAT2)).to_be_checked()
     expect(control.locator(".advance-rounds input")).to_have_count(2)  # not the pairs
@@ -454,3 +458,13 @@ def test_e2e_a_german_style_championship_from_an_empty_database_through_the_page
         shot(screen, f"reveal-{place}")
     expect(control.locator("[data-reveal-status]")).to_have_text("Alle placeringer er afsløret.")
     assert Competition.objects.get(pk=made[FINAL].pk).is_final
+
+    # A spectator's phone: the final's own ranking of the youth label, carried from the heats.
+    phone = new_context(viewport=PHONE, is_mobile=True).new_page()
+    phone.goto(f"{base}/{made[FINAL].slug}/")
+    phone.locator('.label-chip[data-label="ung"]').click()
+    expect(phone.locator(".label-head")).to_have_attribute("data-label", "ung")
+    expect(phone.locator("table.board tbody tr a.team-name")).to_have_text(
+        ["Frieda Hoffmann", "Anna Becker"]
+    )
+    shot(phone, "phone-final-youth")

@@ -172,9 +172,9 @@ def judge_login(new_context, base, username, password):
 
 
 def choose_tables(tablet, tables):
-    """The tablet's "Mine borde": the given tables, or (None) none chosen: all of them."""
+    """The tablet's "Mine borde": the given tables, or (None) "Alle"."""
     tablet.locator("#tables-picker summary").click()
-    tablet.locator('[data-tables="none"]').click()
+    tablet.locator(f'[data-tables="{"all" if tables is None else "none"}"]').click()
     for table in tables or ():
         tablet.locator(f'.jchip:has(input[value="{table}"])').click()
     tablet.locator('#tables-form button[type="submit"]').click()

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from competition.models import Championship, Competition
+from tests.e2e import building
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -30,26 +31,7 @@ ADDED = [
 
 
 def add_competition(page, name, discipline, round_name, start, *, at=None):
-    """From the championship's control room: "Tilføj konkurrence", the form, back."""
-    page.get_by_role("link", name="+ Tilføj konkurrence").click()
-    expect(page.get_by_role("heading", name="Ny konkurrence")).to_be_visible()
-    expect(page.get_by_label("Mesterskab", exact=True)).to_have_value(SLUG)
-    expect(page.get_by_label("Mesterskabets navn")).to_be_hidden()  # not a new one
-    page.get_by_label("Disciplin").select_option(discipline)
-    expect(page.get_by_label("Højst antal puslere ved bordet")).to_have_attribute(
-        "placeholder", {"individual": "1", "pair": "2", "team": "4"}[discipline]
-    )
-    page.get_by_label("Runde", exact=True).fill(round_name)
-    page.get_by_label("Navn", exact=True).fill(name)
-    page.get_by_label("Planlagt start").fill(start)
-    page.get_by_label("Varighed (minutter)").fill("90")
-    if at is not None:
-        at(page)
-    page.get_by_role("button", name="Opret konkurrence").click()
-    expect(page.get_by_role("heading", name=f"Opsætning af »{name}«")).to_be_visible()
-    expect(page.locator("[data-held-in]")).to_contain_text(CHAMPIONSHIP)
-    page.get_by_role("link", name="Til mesterskabet").click()
-    expect(page.get_by_role("heading", name=re.compile(CHAMPIONSHIP))).to_be_visible()
+    building.add_competition(page, CHAMPIONSHIP, SLUG, name, discipline, round_name, start, at=at)
 
 
 def test_e2e_a_championship_is_built_moved_into_and_cleaned_up_from_the_pages(
@@ -62,17 +44,16 @@ def test_e2e_a_championship_is_built_moved_into_and_cleaned_up_from_the_pages(
     page.goto(f"{live_server.url}/")
 
     # --- the championship ----------------------------------------------------------------
-    page.get_by_role("link", name="+ Nyt mesterskab").click()
-    expect(page.get_by_role("heading", name="Nyt mesterskab")).to_be_visible()
-    page.get_by_label("Mesterskabets navn").press_sequentially(CHAMPIONSHIP)
-    expect(page.get_by_label("Mesterskabets korte navn i adressen")).to_have_value(SLUG)
-    page.get_by_label("Mesterskabets sted").fill("Vejle Idrætscenter")
-    page.get_by_label("Første dag").fill("2027-03-06")
-    page.get_by_label("Sidste dag").fill("2027-03-07")
+    building.new_championship(
+        page,
+        CHAMPIONSHIP,
+        SLUG,
+        venue="Vejle Idrætscenter",
+        first_day="2027-03-06",
+        last_day="2027-03-07",
+    )
     shot(page, "new-championship")
-    page.get_by_role("button", name="Opret mesterskab").click()
-    expect(page.get_by_role("heading", name=re.compile(CHAMPIONSHIP))).to_be_visible()
-    expect(page.get_by_text("Ingen konkurrencer endnu: tilføj den første.")).to_be_visible()
+    building.create_championship(page, CHAMPIONSHIP)
     shot(page, "empty-control-room")
 
     # --- its competitions, each from "Tilføj konkurrence" --------------------------------

@@ -22,11 +22,13 @@ export function setupTables({ cfg, state, store, w }) {
   }
   show();
 
+  let everyTable = false; // "Alle" pressed, no box changed since
   $("tables-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    state.tables = Array.from(document.querySelectorAll('#tables-form input[name="t"]:checked')).map((b) =>
-      Number(b.value),
-    );
+    // "Alle" is every table, also one that comes later (a walk-in, a competition of the
+    // championship that comes on later): no tables chosen, not today's list of them.
+    const ticked = Array.from(document.querySelectorAll('#tables-form input[name="t"]:checked'));
+    state.tables = everyTable ? [] : ticked.map((b) => Number(b.value));
     keep(store, KEY, state.tables);
     show();
     $("tables-picker").open = false;
@@ -37,8 +39,10 @@ export function setupTables({ cfg, state, store, w }) {
     b.addEventListener("click", () => {
       const on = b.dataset.tables === "all";
       boxes().forEach((box) => (box.checked = on));
+      everyTable = on;
     }),
   );
+  $("tables-form").addEventListener("change", () => (everyTable = false));
   const board = $("board");
   document.body.addEventListener("htmx:configRequest", (ev) => {
     if (ev.detail.elt !== board) return;

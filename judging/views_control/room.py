@@ -134,9 +134,14 @@ def room(request, competition):
     context["tablets_panel"] = tablets_context(request, competition, now)
     # A round of a championship takes its entrants from the earlier rounds of its discipline
     # before its start (championships' advance page, control:advance); a first round (a
-    # heat) has none, and no link (competition.selectors.source_rounds).
-    context["advance_rounds"] = (status == Status.SETUP or not teams) and (
-        source_rounds(competition=competition).exists()
+    # heat) has none, and no link (competition.selectors.source_rounds). A round with
+    # entrants of its own (registered or imported, not gone on from a round) is a heat too,
+    # also one planned after another heat: no link there either.
+    own_entrants = any(team.advanced_from_id is None for team in teams)
+    context["advance_rounds"] = (
+        (status == Status.SETUP or not teams)
+        and not own_entrants
+        and source_rounds(competition=competition).exists()
     )
     context["panel"] = objections_panel(competition, now)
     return render(request, "judging/control_room.html", context)

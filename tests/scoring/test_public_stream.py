@@ -4,6 +4,8 @@ unconfirmed count; a projection says it is one ("forventet") and is never a resu
 
 import pytest
 
+from competition.models import Competition
+from scoring.selectors.memo import memo_clear
 from tests.factories import MemberFactory, TeamFactory
 from tests.scoring.standings_data import finish, running_competition
 
@@ -65,6 +67,21 @@ def test_the_overlay_is_the_top_n_and_the_clock_on_a_transparent_page(client, da
         assert secret not in html
     default = client.get(f"/{c.slug}/overlay/").content.decode()
     assert "Brikkebanden" in default  # top 5 by default
+
+
+def test_the_overlay_says_which_heat_by_its_rounds_name(client, day):
+    # A heat of a championship: the stream's viewers read which heat it is, the round's name.
+    c, _a, _b = day
+    Competition.objects.filter(pk=c.pk).update(
+        name="DM individuel", discipline="individual", round="Indledende heat 1"
+    )
+    html = client.get(f"/{c.slug}/overlay/").content.decode()
+    assert '<div class="overlay-title">DM individuel</div>' in html
+    assert '<div class="overlay-round" data-round>Indledende heat 1</div>' in html
+    # A competition of one round says its name once.
+    Competition.objects.filter(pk=c.pk).update(round="")
+    memo_clear()  # as a reader a second later
+    assert "data-round" not in client.get(f"/{c.slug}/overlay/").content.decode()
 
 
 @pytest.mark.parametrize("top", ["0", "21", "abc", "-1", "５"])

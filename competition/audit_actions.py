@@ -8,6 +8,9 @@ carry its name: stored entries keep rendering the same sentence.
 
 A sentence is a function of the entry's facts in words (`audit_text.Facts`: `who`, the
 puzzle `p`, the clock `time`, `record`, `before`, `after`, `missing`, `members`, `at(key)`).
+A sentence or a label that speaks of a team is its team's text, a key of the discipline's
+words (competition/words/audit.py): `f.say(key)` says it as the entry's competition does
+("tjekkede deltageren ind", "parret", "holdet"); a label given as such a key, likewise.
 """
 
 from collections.abc import Callable
@@ -16,7 +19,6 @@ from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 __all__ = ["ACTIONS", "Action", "get", "register"]
 
@@ -24,7 +26,7 @@ __all__ = ["ACTIONS", "Action", "get", "register"]
 @dataclass(frozen=True)
 class Action:
     name: str
-    label: Promise  # a word for the log's filter and the CSV
+    label: Promise | str  # a word for the log's filter and the CSV (str: a team's text)
     sentence: Callable[[Any], str]  # the entry's facts (audit_text.Facts) -> a sentence
     snapshot: str = ""  # a backup's reason, taken once the write has committed
 
@@ -34,7 +36,10 @@ CHANGE = _("Change")  # the label of an action without its own word
 
 
 def register(
-    name: str, label: Promise, sentence: Promise | Callable[[Any], str], snapshot: str = ""
+    name: str,
+    label: Promise | str,
+    sentence: Promise | Callable[[Any], str],
+    snapshot: str = "",
 ) -> Action:
     """Register an action; a plain template is filled with `who`, `p` and `time`."""
     if name in ACTIONS:
@@ -49,6 +54,17 @@ def register(
 
 def get(name: str) -> Action | None:
     return ACTIONS.get(name)
+
+
+def _dash(value) -> Any:
+    """A value the entry lacks reads "—", never "None"."""
+    return "—" if value is None else value
+
+
+def said(key: str) -> Callable[[Any], str]:
+    """A sentence that speaks of a team, filled with `who`, `p` and `time`: `key` is the
+    team's text, said in the words of the entry's discipline."""
+    return lambda f: f.say(key) % f.values
 
 
 MADE_A_CHANGE = _("%(who)s made a change")
@@ -89,11 +105,36 @@ COUNT_DELETE = register(
         % {**f.values, "pieces": f.record.get("pieces")}
     ),
 )
-# The second count (judging/services/second_count.py) has no words of its own yet.
-COUNT_CONFIRM = register("count_confirm", CHANGE, MADE_A_CHANGE)
-COUNT_DIFFERS = register("count_differs", CHANGE, MADE_A_CHANGE)
-COUNT_UNCONFIRM = register("count_unconfirm", CHANGE, MADE_A_CHANGE)
-WARNING_LOG = register("warning_log", _("Warning"), _("%(who)s gave the team a warning"))
+# The second, blind count (judging/services/second_count.py).
+COUNT_CONFIRM = register(
+    "count_confirm",
+    _("Second count agrees"),
+    lambda f: (
+        _("%(who)s made the second count: %(second)s placed pieces, the same as the first")
+        % {"who": f.who, "second": _dash(f.after.get("second"))}
+    ),
+)
+COUNT_DIFFERS = register(
+    "count_differs",
+    _("The counts differ"),
+    lambda f: (
+        _(
+            "%(who)s made the second count: %(second)s placed pieces against %(first)s in the "
+            "first: the counts differ"
+        )
+        % {
+            "who": f.who,
+            "second": _dash(f.after.get("second")),
+            "first": _dash(f.record.get("pieces")),
+        }
+    ),
+)
+COUNT_UNCONFIRM = register(
+    "count_unconfirm",
+    _("Second count undone"),
+    _("%(who)s undid the second count on the tablet"),
+)
+WARNING_LOG = register("warning_log", _("Warning"), said("%(who)s gave the team a warning"))
 WARNING_DELETE = register("warning_delete", _("Warning removed"), _("%(who)s removed a warning"))
 REQUEST_CANCEL = register(
     "request_cancel",
@@ -102,19 +143,21 @@ REQUEST_CANCEL = register(
 )
 
 # --- teams -------------------------------------------------------------------------------
-TEAM_DISQUALIFY = register("team_disqualify", _("Disqualified"), _("%(who)s disqualified the team"))
+TEAM_DISQUALIFY = register(
+    "team_disqualify", _("Disqualified"), said("%(who)s disqualified the team")
+)
 TEAM_REINSTATE = register(
     "team_reinstate",
     _("Disqualification lifted"),
-    _("%(who)s lifted the disqualification: the team competes again"),
+    said("%(who)s lifted the disqualification: the team competes again"),
 )
-TEAM_WITHDRAW = register("team_withdraw", _("Withdrawn"), _("%(who)s withdrew the team"))
+TEAM_WITHDRAW = register("team_withdraw", _("Withdrawn"), said("%(who)s withdrew the team"))
 TEAM_WITHDRAW_UNDO = register(
     "team_withdraw_undo",
     _("Withdrawal undone"),
-    _("%(who)s undid the withdrawal: the team competes again"),
+    said("%(who)s undid the withdrawal: the team competes again"),
 )
-TEAM_CHECK_IN = register("team_check_in", _("Checked in"), _("%(who)s checked the team in"))
+TEAM_CHECK_IN = register("team_check_in", _("Checked in"), said("%(who)s checked the team in"))
 TEAM_CHECK_IN_UNDO = register(
     "team_check_in_undo", _("Check-in undone"), _("%(who)s undid the check-in")
 )
@@ -124,19 +167,22 @@ TEAM_FEE_UNPAID = register(
 )
 TEAM_CREATE = register(
     "team_create",
-    _("Team registered"),
-    lambda f: (
-        _("%(who)s registered the team at table %(table)s: %(members)s")
-        % {"who": f.who, "table": f.record.get("table", "—"), "members": f.members}
+    "Team registered",
+    lambda f: f.say(
+        "%(who)s registered the team at table %(table)s: %(members)s",
+        who=f.who,
+        table=f.record.get("table", "—"),
+        members=f.members,
     ),
 )
-TEAM_UPDATE = register("team_update", _("Team changed"), _("%(who)s changed the team"))
+TEAM_UPDATE = register("team_update", "Team changed", said("%(who)s changed the team"))
 TEAM_LABELS = register(
     "team_labels",
     _("Labels"),
-    lambda f: (
-        _("%(who)s gave the entrant the labels: %(labels)s")
-        % {"who": f.who, "labels": ", ".join(map(str, f.after.get("labels") or [])) or "—"}
+    lambda f: f.say(
+        "%(who)s gave the team the labels: %(labels)s",
+        who=f.who,
+        labels=", ".join(map(str, f.after.get("labels") or [])) or "—",
     ),
 )
 
@@ -158,41 +204,36 @@ TEAM_ADVANCE = register(
     "team_advance",
     _("Went on from an earlier round"),
     lambda f: (
-        _("%(who)s let the entrant go on from %(source)s at table %(table)s: %(members)s")
-        % {
-            "who": f.who,
-            "source": f.after.get("from", "—"),
-            "table": f.record.get("table", "—"),
-            "members": f.members,
-        }
+        f.say(
+            "%(who)s let the team go on from %(source)s at table %(table)s: %(members)s",
+            who=f.who,
+            source=f.after.get("from", "—"),
+            table=f.record.get("table", "—"),
+            members=f.members,
+        )
         + _carried(f.after)
     ),
 )
 ADVANCE = register(
     "advance",
-    _("Entrants went on"),
-    lambda f: (
-        _("%(who)s let %(n)s entrants go on from %(sources)s")
-        % {
-            "who": f.who,
-            "n": len(f.after.get("entrants", [])),
-            "sources": ", ".join(f.after.get("from", [])),
-        }
+    "Teams went on",
+    lambda f: f.say(
+        "%(who)s let %(n)s team go on from %(sources)s",
+        who=f.who,
+        n=len(f.after.get("entrants", [])),
+        sources=", ".join(f.after.get("from", [])),
     ),
 )
 
 
 def _taken_back(f) -> str:
     entrants = [e for e in f.before.get("entrants") or [] if isinstance(e, dict)]
-    return ngettext(
-        "%(who)s took back the advance: %(n)s entrant removed (%(names)s)",
-        "%(who)s took back the advance: %(n)s entrants removed (%(names)s)",
-        len(entrants),
-    ) % {
-        "who": f.who,
-        "n": len(entrants),
-        "names": ", ".join(str(e.get("name", "—")) for e in entrants) or "—",
-    }
+    return f.say(
+        "%(who)s took back the advance: %(n)s team removed (%(names)s)",
+        who=f.who,
+        n=len(entrants),
+        names=", ".join(str(e.get("name", "—")) for e in entrants) or "—",
+    )
 
 
 ADVANCE_UNDO = register("advance_undo", _("Advance taken back"), _taken_back)
@@ -235,13 +276,12 @@ COMPETITION_PLACEMENT = register("competition_placement", _("Championship or rou
 COMPETITION_DELETE = register(
     "competition_delete",
     _("Competition deleted"),
-    lambda f: (
-        ngettext(
-            "%(who)s deleted the competition “%(name)s” of this championship, with %(n)s entrant",
-            "%(who)s deleted the competition “%(name)s” of this championship, with %(n)s entrants",
-            f.before.get("entrants", 0),
-        )
-        % {"who": f.who, "name": f.before.get("name", "—"), "n": f.before.get("entrants", 0)}
+    lambda f: f.say(
+        "%(who)s deleted the competition “%(name)s” of this championship, with %(n)s team",
+        of=f.before.get("discipline"),  # the deleted one's, not this competition's
+        who=f.who,
+        name=f.before.get("name", "—"),
+        n=f.before.get("entrants", 0),
     ),
 )
 SEQUENCE, SEQUENCE_CHANGED = _("Puzzle sequence"), _("%(who)s changed the puzzle sequence")
@@ -266,11 +306,43 @@ CLOCK_STOP = register(
 CLOCK_STOP_UNDO = register(
     "clock_stop_undo", _("Stop undone"), _("%(who)s undid the stop: the clock runs on")
 )
-# The big screen (competition/services/screen.py) has no words of its own yet.
-SCREEN = register("screen", CHANGE, MADE_A_CHANGE)
-SCREEN_HOLD = register("screen_hold", CHANGE, MADE_A_CHANGE)
-REVEAL_START = register("reveal_start", CHANGE, MADE_A_CHANGE)
-REVEAL_NEXT = register("reveal_next", CHANGE, MADE_A_CHANGE)
+# The big screen and the prize-giving's reveal (competition/services/screen.py).
+SCREEN = register(
+    "screen",
+    _("Big screen"),
+    lambda f: (
+        _("%(who)s set the big screen to show: %(mode)s")
+        % {"who": f.who, "mode": f.words("screen_mode")}
+    ),
+)
+SCREEN_HOLD = register(
+    "screen_hold",
+    _("Places held back"),
+    lambda f: (
+        (
+            _("%(who)s held the places back until the reveal")
+            if f.after.get("hold_results")
+            else _("%(who)s showed the places again")
+        )
+        % {"who": f.who}
+    ),
+)
+REVEAL_START = register(
+    "reveal_start",
+    _("Reveal started"),
+    lambda f: (
+        _("%(who)s started the reveal from place %(place)s")
+        % {"who": f.who, "place": _dash(f.after.get("reveal_from"))}
+    ),
+)
+REVEAL_NEXT = register(
+    "reveal_next",
+    _("Next place shown"),
+    lambda f: (
+        _("%(who)s showed place %(place)s on the big screen")
+        % {"who": f.who, "place": _dash(f.after.get("reveal_at"))}
+    ),
+)
 
 # --- objections and the final results ------------------------------------------------------
 OBJECTION_FILE = register(
@@ -304,9 +376,8 @@ COMPETITION_FINALISE = register(
 PERSONAL_DATA_ERASE = register(
     "personal_data_erase",
     _("Personal data erased"),
-    lambda f: (
-        _("%(who)s erased the personal data of %(n)s members")
-        % {"who": f.who, "n": f.after.get("members", 0)}
+    lambda f: f.say(
+        "%(who)s erased the personal data of %(n)s members", who=f.who, n=f.after.get("members", 0)
     ),
 )
 STAFF_CREATE = register(
@@ -324,4 +395,7 @@ STAFF_REVOKE = register(
     _("Login revoked (lost tablet)"),
     lambda f: _("%(who)s revoked “%(name)s” (lost tablet): logged out everywhere") % f.staff,
 )
-BACKUP_RESTORE = register("backup_restore", CHANGE, MADE_A_CHANGE)
+# The reason holds the backup's file name.
+BACKUP_RESTORE = register(
+    "backup_restore", _("Backup restored"), _("%(who)s restored a backup of the database")
+)

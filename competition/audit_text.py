@@ -2,7 +2,9 @@
 time"): one place that turns an AuditEntry into what a head judge reads, e.g. "Dommer mette
 registrerede puslespil 1 færdigt efter 0:01:48, 1 enkelt manglende brik trukket fra", and its
 changes before → after in words. Never a code name, a field name, a list, True/False or a UTC
-ISO time."""
+ISO time, and only Danish in Danish: every field's label and every action's label is a msgid
+with its Danish text (tests/judging/test_audit_words.py walks them). In the words of the entry's
+competition's discipline: "tjekkede deltageren ind", "parret", "holdet" (competition/words/)."""
 
 from datetime import datetime
 
@@ -15,12 +17,13 @@ from competition import audit_actions
 from competition.audit import ERASED
 from competition.audit_actions import ACTIONS
 from competition.inputs import whole_number
-from competition.models import Discipline, Ranking
+from competition.models import Discipline, Ranking, ScreenMode
 from competition.roles import user_roles
+from competition.words import entrant_text
 from puzzle_rules.formatting import format_hms
 
 # The action as a word for the filter and the CSV (unknown actions read "Ændring"): the
-# registry's labels (competition/audit_actions.py).
+# registry's labels (competition/audit_actions.py), as a team competition says them.
 ACTION_LABELS = {name: action.label for name, action in ACTIONS.items()}
 
 # Field names in before/after, as words.
@@ -63,15 +66,56 @@ FIELD_LABELS = {
     "championship": gettext_lazy("Championship"),
     "discipline": gettext_lazy("Discipline"),
     "round": gettext_lazy("Round"),
+    "reason": gettext_lazy("Reason"),
+    # the second, blind count
+    "confirmed": gettext_lazy("Confirmed by a second count"),
+    "confirmed_by": gettext_lazy("Second count by"),
+    "second": gettext_lazy("Second count"),
+    "second_pieces": gettext_lazy("Second count that differs"),
+    # the big screen and the reveal
+    "screen_mode": gettext_lazy("The big screen shows"),
+    "screen_message": gettext_lazy("Announcement"),
+    "reveal_from": gettext_lazy("The reveal starts from place"),
+    "reveal_at": gettext_lazy("Place shown"),
+    "hold_results": gettext_lazy("Places held back until the reveal"),
+    # advancing
+    "from": gettext_lazy("From"),
+    "entrants": gettext_lazy("Entrants"),
 }
+# A field named by the discipline's word (competition/words/): its team's text.
+ENTRANT_FIELDS = {"members": "Members"}
 # Ids and derived values a person does not need to read.
-HIDDEN = {"id", "team", "puzzle", "deducted", "ends_at", "finish", "count", "resolved_at"}
+HIDDEN = {
+    "id",
+    "team",
+    "puzzle",
+    "deducted",
+    "ends_at",
+    "finish",
+    "count",
+    "resolved_at",
+    "advanced_from",
+    "request_id",
+}
 DURATIONS = {"duration_minutes"}
 
 
-def action_label(action: str) -> str:
+def action_label(action: str, discipline: str = Discipline.TEAM) -> str:
+    """The action as a word, in the words of `discipline` ("Deltager tilmeldt")."""
     registered = audit_actions.get(action)
-    return str(registered.label if registered else audit_actions.CHANGE)
+    if registered is None:
+        return str(audit_actions.CHANGE)
+    if isinstance(registered.label, str):  # a team's text (competition/words/audit.py)
+        return entrant_text(discipline, registered.label)
+    return str(registered.label)
+
+
+def field_label(key: str, discipline: str = Discipline.TEAM) -> str:
+    """A field of before/after as a word; a field not named here, as its name (a test keeps
+    every field the services write named: tests/judging/test_audit_words.py)."""
+    if key in ENTRANT_FIELDS:
+        return entrant_text(discipline, ENTRANT_FIELDS[key])
+    return str(FIELD_LABELS.get(key, key.replace("_", " ").capitalize()))
 
 
 def actor(user) -> str:
@@ -189,6 +233,8 @@ def value_words(key: str, value) -> str:
         return str(dict(Ranking.choices).get(value, value))
     if key == "discipline":
         return str(dict(Discipline.choices).get(value, value))
+    if key == "screen_mode":
+        return str(dict(ScreenMode.choices).get(value, value))
     if key == "decision":
         return {
             "open": _("open"),
@@ -202,7 +248,7 @@ def value_words(key: str, value) -> str:
     return str(value)
 
 
-def changes(before, after) -> list[str]:
+def changes(before, after, discipline: str = Discipline.TEAM) -> list[str]:
     """What changed, one line each: "Tid: 0:48:12 → 0:47:12"."""
     before = before if isinstance(before, dict) else {}
     after = after if isinstance(after, dict) else {}
@@ -212,7 +258,7 @@ def changes(before, after) -> list[str]:
             continue
         if key not in before or key not in after:
             continue  # a value only on one side is said in the sentence
-        label = FIELD_LABELS.get(key, key.replace("_", " ").capitalize())
+        label = field_label(key, discipline)
         lines.append(
             f"{label}: {value_words(key, before.get(key))} → {value_words(key, after.get(key))}"
         )
@@ -222,7 +268,8 @@ def changes(before, after) -> list[str]:
 class Facts:
     """An entry's facts in words, as its action's sentence uses them (audit_actions)."""
 
-    def __init__(self, entry):
+    def __init__(self, entry, discipline: str = Discipline.TEAM):
+        self.discipline = discipline
         self.who = actor(entry.user)
         self.before = entry.before if isinstance(entry.before, dict) else {}
         self.after = entry.after if isinstance(entry.after, dict) else {}
@@ -230,6 +277,12 @@ class Facts:
         elapsed = self.record.get("elapsed_seconds")
         time = format_hms(elapsed) if isinstance(elapsed, int) and elapsed >= 0 else "—"
         self.values = {"who": self.who, "p": self.record.get("puzzle"), "time": time}
+
+    def say(self, key: str, /, of: str | None = None, **values) -> str:
+        """The team's text `key` (competition/words/audit.py) in the words of the entry's
+        discipline (or of `of`), filled with `values`."""
+        discipline = of if of in Discipline.values else self.discipline
+        return entrant_text(discipline, key, **values)
 
     @property
     def missing(self) -> str:
@@ -252,11 +305,19 @@ class Facts:
         return _clock_time(self.after.get(key))
 
 
-def sentence(entry) -> str:
+def discipline_of(entry) -> str:
+    """The discipline of the entry's competition (a team's without one). Select the
+    competition with the entries (`select_related("competition")`): one query for a log."""
+    if entry.competition_id is None:
+        return Discipline.TEAM
+    return entry.competition.discipline
+
+
+def sentence(entry, discipline: str | None = None) -> str:
     """What happened, as a Danish sentence, e.g. "Dommer mette registrerede puslespil 1
     færdigt efter 0:01:48, 1 enkelt manglende brik trukket fra": the sentence of its
     action in the registry; an action not registered "made a change"."""
-    facts = Facts(entry)
+    facts = Facts(entry, discipline or discipline_of(entry))
     registered = audit_actions.get(entry.action)
     if registered is None:
         return str(audit_actions.MADE_A_CHANGE) % facts.values
@@ -264,9 +325,11 @@ def sentence(entry) -> str:
 
 
 def describe(entry) -> dict:
-    """An entry for the log page and the CSV: {"label", "sentence", "changes"}."""
+    """An entry for the log page and the CSV: {"label", "sentence", "changes"}, in the
+    words of its competition's discipline."""
+    discipline = discipline_of(entry)
     return {
-        "label": action_label(entry.action),
-        "sentence": sentence(entry),
-        "changes": changes(entry.before, entry.after),
+        "label": action_label(entry.action, discipline),
+        "sentence": sentence(entry, discipline),
+        "changes": changes(entry.before, entry.after, discipline),
     }

@@ -273,7 +273,9 @@ def audit_rows(entries) -> list[dict]:
 def team_audit(team: Team, limit: int) -> list[dict]:
     """A team's latest audit entries, newest first, as sentences."""
     entries = (
-        AuditEntry.objects.filter(team=team).select_related("user", "team").order_by("-at", "-id")
+        AuditEntry.objects.filter(team=team)
+        .select_related("user", "team", "competition")
+        .order_by("-at", "-id")
     )
     return audit_rows(entries[:limit])
 

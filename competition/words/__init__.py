@@ -16,7 +16,8 @@ code: `entrant_text(competition, "Team")`. A sentence of a count ("%(n)s teams")
 
 The sentences are kept by the part of the app that says them: `public.py` (the words alone and
 the public pages), `desk.py` (the desk and its form), `imports.py` (the import), `control.py`
-(the control room and the tablet's refusals); `TEXTS` here is all of them.
+(the control room and the tablet's refusals), `audit.py` (the audit log's sentences and labels);
+`TEXTS` here is all of them.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from competition.models import Discipline
-from competition.words import control, desk, imports, public
+from competition.words import audit, control, desk, imports, public
 
 __all__ = ["TEXTS", "entrant_text", "member_limit", "member_limit_text"]
 
@@ -58,6 +59,7 @@ TEXTS: dict[str, tuple[Promise, Promise, Promise]] = {
     **desk.FORM,
     **control.TEXTS,
     **control.TABLET,
+    **audit.TEXTS,
 }
 
 

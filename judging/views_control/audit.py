@@ -18,7 +18,9 @@ from judging.selectors import audit_rows
 
 @staff_view(ADMIN, competition=True)
 def audit(request, competition):
-    entries = AuditEntry.objects.filter(competition=competition).select_related("user", "team")
+    entries = AuditEntry.objects.filter(competition=competition).select_related(
+        "user", "team", "competition"
+    )
     team_id = request.GET.get("team", "")
     user_id = request.GET.get("user", "")
     action = request.GET.get("action", "")
@@ -35,7 +37,7 @@ def audit(request, competition):
         .order_by("username")
     )
     actions = [
-        (a, audit_text.action_label(a))
+        (a, audit_text.action_label(a, competition.discipline))
         for a in all_entries.order_by("action").values_list("action", flat=True).distinct()
     ]
     return render(
@@ -59,7 +61,7 @@ def audit_csv(request, competition):
     """The audit log as CSV for a spreadsheet: `;`-separated, UTF-8 with BOM, oldest first."""
     entries = (
         AuditEntry.objects.filter(competition=competition)
-        .select_related("user", "team")
+        .select_related("user", "team", "competition")
         .order_by("at", "id")
     )
     response = HttpResponse(content_type="text/csv; charset=utf-8")

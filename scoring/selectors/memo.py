@@ -35,6 +35,7 @@ STATE_FIELDS = (
     "hold_results",
     "second_count",
     "discipline",  # the pages' words for an entrant (competition/words/)
+    "round",  # which heat, on the stream overlay
     "ranking",  # the profile the standings rank by (dm, wjpc)
 )
 

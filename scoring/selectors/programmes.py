@@ -37,7 +37,7 @@ def programme(slug: str, *, fresh: bool = True) -> tuple[Championship, list[Comp
     if championship is None:
         return None
     competitions = list(
-        Competition.objects.only(*STATE_FIELDS, "championship_id", "discipline", "round")
+        Competition.objects.only(*STATE_FIELDS, "championship_id")
         .filter(championship_id=championship.pk)
         .order_by("starts_at", "name", "id")
     )

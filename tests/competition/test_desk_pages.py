@@ -8,8 +8,8 @@ import segno
 from django.urls import reverse
 from django.utils import timezone
 
-from competition.models import AuditEntry, Competition, Team
-from tests.factories import MemberFactory, TeamFactory
+from competition.models import AuditEntry, Competition, Discipline, Team
+from tests.factories import CompetitionFactory, MemberFactory, TeamFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -353,3 +353,22 @@ def test_create_competition(client, admin_user):
     )
     assert response.status_code == 200
     assert "bruges af programmet selv" in response.content.decode()
+
+
+def test_an_individuals_table_card_shows_the_name_once(client, desk):
+    # An individual entrant is its one puzzler: the entrant's name is the member's name,
+    # printed once; a pair's card still lists its two puzzlers under the pair's name.
+    individuals = CompetitionFactory(slug="dm-solo", discipline=Discipline.INDIVIDUAL)
+    ida = TeamFactory(competition=individuals, name="Ida Jensen", table=1)
+    MemberFactory(team=ida, name="Ida Jensen")
+    pairs = CompetitionFactory(slug="dm-par", discipline=Discipline.PAIR)
+    pair = TeamFactory(competition=pairs, name="Søstrene", table=1)
+    MemberFactory(team=pair, name="Ane Lund")
+    MemberFactory(team=pair, name="Bo Lund")
+    client.force_login(desk)
+    card = client.get(reverse("desk:cards", args=["dm-solo"])).content.decode()
+    assert card.count("Ida Jensen") == 1
+    assert '<h2 class="tc-name">Ida Jensen</h2>' in card
+    card = client.get(reverse("desk:cards", args=["dm-par"])).content.decode()
+    assert '<h2 class="tc-name">Søstrene</h2>' in card
+    assert "<li>Ane Lund</li><li>Bo Lund</li>" in card

@@ -226,7 +226,7 @@ def test_a_competition_deleted_from_a_championship_is_in_the_others_logs(admin_u
         said = describe(entry)
     assert said["sentence"] == (
         "Overdommer overdommer slettede konkurrencen »Indledende runde B« i mesterskabet, "
-        "med 2 tilmeldte"
+        "med 2 hold"  # in the deleted team competition's word
     )
 
 

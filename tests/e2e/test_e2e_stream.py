@@ -74,7 +74,7 @@ def test_e2e_the_big_screens_ticker_at_1920(page, live_server, shot, admin_user)
     page.goto(f"{live_server.url}/{c.slug}/screen/")
     lines = page.locator(".screen-ticker .feed-item")
     expect(lines).to_have_count(6)
-    expect(lines.first).to_contain_text("Kantsøgerne er færdig med puslespil 2 kl. 1:12:03")
+    expect(lines.first).to_contain_text("Kantsøgerne er færdig med puslespil 2 efter 1:12:03")
     fits = page.evaluate(FITS)
     assert fits["width"] and fits["height"]
     ticker, shown = box(page.locator(".screen-ticker")), boxes(page, ".screen-ticker .feed-item")

@@ -1,7 +1,9 @@
 """The audit actions' registry (competition/audit_actions.py): stored rows read the same
 sentences as before the registry (tests/judging/audit_sentences.json was rendered by the
-if-chain it replaced), a name not registered is refused, only a clock stop and finalise
-are followed by a backup, and every call site names its action by the registry's object."""
+if-chain it replaced; the second count, the big screen and a restored backup, which only "made
+a change" then, have since their own words: issue 33 item 6), a name not registered is
+refused, only a clock stop and finalise are followed by a backup, and every call site names
+its action by the registry's object."""
 
 import json
 import re

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from judging.count_state import CountState, count_states
-from judging.models import Count
+from judging.models import Count, Tablet
 from judging.selectors import finalise_blockers
 from tests.factories import CompetitionFactory, PuzzleFactory, TeamFactory
 
@@ -143,3 +143,29 @@ def test_count_states_in_two_queries(ended, django_assert_num_queries):
         CountState.DONE,
         CountState.NONE,
     ]
+
+
+INVALID = "<<INVALID %s>>"
+
+
+def test_a_deleted_counting_judge_is_named_as_deleted_in_the_objections_panel(
+    client, admin_user, ended, judge, settings
+):
+    # The judge who counted is deleted (a login removed after the day): the panel still
+    # reads, and says who counted in words, never an empty name nor a failed lookup.
+    settings.TEMPLATES = [{**settings.TEMPLATES[0]}]
+    settings.TEMPLATES[0]["OPTIONS"] = {**settings.TEMPLATES[0]["OPTIONS"]}
+    settings.TEMPLATES[0]["OPTIONS"]["string_if_invalid"] = INVALID
+    competition, _teams = ended
+    Tablet.objects.create(
+        competition=competition, device_id="t1", user=judge, waiting=2, last_seen_at=timezone.now()
+    )
+    judge.delete()
+    html = _room(client, admin_user, competition).content.decode()
+    panel = html[html.index('id="objections-panel"') :]
+    assert "INVALID" not in panel
+    assert "Første optælling ved en slettet dommer." in panel
+    assert "en slettet dommer: 2 venter" in panel
+    client.cookies["django_language"] = "en"
+    html = _room(client, admin_user, competition).content.decode()
+    assert "First count by a deleted judge." in html

@@ -4,6 +4,8 @@ unconfirmed count; a projection says it is one ("forventet") and is never a resu
 
 import pytest
 
+from competition.models import Competition
+from scoring.selectors.memo import memo_clear
 from tests.factories import MemberFactory, TeamFactory
 from tests.scoring.standings_data import finish, running_competition
 
@@ -29,9 +31,9 @@ def test_the_feed_reads_the_newest_finish_first_with_its_place(client, day):
     response = client.get(f"/{c.slug}/feed/")
     assert response.status_code == 200
     text = " ".join(response.content.decode().split())
-    first = text.index("Bord 5 · Kantsøgerne er færdig med puslespil 2 kl. 1:12:03 – nu nr. 1")
-    second = text.index("Bord 5 · Kantsøgerne er færdig med puslespil 1 kl. 0:30:00 – nu nr. 2")
-    third = text.index("Bord 8 · Brikkebanden er færdig med puslespil 1 kl. 0:28:20 – nu nr. 1")
+    first = text.index("Bord 5 · Kantsøgerne er færdig med puslespil 2 efter 1:12:03 – nu nr. 1")
+    second = text.index("Bord 5 · Kantsøgerne er færdig med puslespil 1 efter 0:30:00 – nu nr. 2")
+    third = text.index("Bord 8 · Brikkebanden er færdig med puslespil 1 efter 0:28:20 – nu nr. 1")
     assert first < second < third  # newest first
     assert "(+1)" in text[first:second]
     assert "Ny førende" in text[first - 80 : first]  # the badge opens its line
@@ -67,6 +69,21 @@ def test_the_overlay_is_the_top_n_and_the_clock_on_a_transparent_page(client, da
     assert "Brikkebanden" in default  # top 5 by default
 
 
+def test_the_overlay_says_which_heat_by_its_rounds_name(client, day):
+    # A heat of a championship: the stream's viewers read which heat it is, the round's name.
+    c, _a, _b = day
+    Competition.objects.filter(pk=c.pk).update(
+        name="DM individuel", discipline="individual", round="Indledende heat 1"
+    )
+    html = client.get(f"/{c.slug}/overlay/").content.decode()
+    assert '<div class="overlay-title">DM individuel</div>' in html
+    assert '<div class="overlay-round" data-round>Indledende heat 1</div>' in html
+    # A competition of one round says its name once.
+    Competition.objects.filter(pk=c.pk).update(round="")
+    memo_clear()  # as a reader a second later
+    assert "data-round" not in client.get(f"/{c.slug}/overlay/").content.decode()
+
+
 @pytest.mark.parametrize("top", ["0", "21", "abc", "-1", "５"])
 def test_an_odd_top_is_a_sentence_not_a_500(client, day, top):
     c, _a, _b = day
@@ -92,7 +109,14 @@ def test_the_speaker_page_is_the_feed_for_the_head_judge(client, day, admin_user
     assert client.get(f"/control/{c.slug}/speaker/").status_code == 403
     client.force_login(admin_user)
     html = " ".join(client.get(f"/control/{c.slug}/speaker/").content.decode().split())
-    assert "Bord 5 · Kantsøgerne er færdig med puslespil 2 kl. 1:12:03 – nu nr. 1" in html
+    assert "Bord 5 · Kantsøgerne er færdig med puslespil 2 efter 1:12:03 – nu nr. 1" in html
+    # The time is the clock's, since the start: "efter", never a time of day ("kl.").
+    assert " kl. " not in html
+    fragment = client.get(f"/{c.slug}/feed/", HTTP_HX_REQUEST="true").content.decode()
+    assert "færdig med puslespil 2 efter 1:12:03" in " ".join(fragment.split())
+    client.cookies["django_language"] = "en"
+    html = " ".join(client.get(f"/control/{c.slug}/speaker/").content.decode().split())
+    assert "Table 5 · Kantsøgerne finished puzzle 2 after 1:12:03 – now no. 1" in html
 
 
 def test_the_feed_answers_in_constant_queries(client, day, django_assert_max_num_queries):

@@ -162,10 +162,10 @@ def test_the_big_screen_the_overlay_and_the_feed_follow_the_profile(client, worl
     assert re.findall(r'class="o-name">([^<]+)<', overlay) == WJPC
     feed = client.get(f"/{c.slug}/feed/").content.decode()
     # Cirklen's last finish (5100 s): the most pieces (dm: no. 1), the slowest time (no. 3)
-    assert "Cirklen er færdig med puslespil 2 kl. 1:25:00 – nu nr. 3" in feed
+    assert "Cirklen er færdig med puslespil 2 efter 1:25:00 – nu nr. 3" in feed
     rank_as(c, "dm")
     feed = client.get(f"/{c.slug}/feed/").content.decode()
-    assert "Cirklen er færdig med puslespil 2 kl. 1:25:00 – nu nr. 1" in feed
+    assert "Cirklen er færdig med puslespil 2 efter 1:25:00 – nu nr. 1" in feed
 
 
 def test_a_labels_ranking_follows_the_profile(api, world):

@@ -42,8 +42,8 @@ def test_the_ticker_shows_the_speakers_lines_newest_first(day, admin_user):
     assert 'data-mode="ticker"' in html
     lines = html.split('class="feed-item')[1:]
     assert len(lines) == 3
-    assert "Bord 2 · Brikkebanden er færdig med puslespil 2 kl. 1:12:03 – nu nr. 1" in lines[0]
-    assert "Kantsøgerne er færdig med puslespil 1 kl. 0:30:00 – nu nr. 2" in lines[1]
+    assert "Bord 2 · Brikkebanden er færdig med puslespil 2 efter 1:12:03 – nu nr. 1" in lines[0]
+    assert "Kantsøgerne er færdig med puslespil 1 efter 0:30:00 – nu nr. 2" in lines[1]
     assert "<table" not in html  # the ticker instead of the board
 
 

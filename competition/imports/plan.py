@@ -368,7 +368,7 @@ def _check(competition: Competition, planned: list[PlannedTeam], has_table_colum
         for m in team.members:
             if m["under_15"] and not m["guardian"]:
                 team.problems.append(
-                    _("%(name)s is under 15 and needs the name of the accompanying adult (R3).")
+                    _("%(name)s is under 15 and needs the name of the accompanying adult (rule 3).")
                     % {"name": m["name"]}
                 )
             if len(m["name"]) > 120 or len(m["guardian"]) > 120:

@@ -133,7 +133,7 @@ def clock_start(*, competition: Competition, by, started_at: datetime | None = N
                 "puzzle_sequence",
                 _(
                     "The puzzles are numbered %(positions)s: the sequence must be 1 to %(n)d "
-                    "without gaps (R7). Correct the sequence in the setup first."
+                    "without gaps (rule 7). Correct the sequence in the setup first."
                 )
                 % {"positions": ", ".join(map(str, sorted(positions))), "n": len(positions)},
             ) from None

@@ -193,7 +193,7 @@ def puzzle_add(
             rules.check_new_position([p["position"] for p in before], position)
         except rules.RuleViolation:
             message = _(
-                "The sequence has %(n)d puzzles: the next one is number %(next)d (R7: no gaps)."
+                "The sequence has %(n)d puzzles: the next one is number %(next)d (rule 7: no gaps)."
             ) % {"n": len(before), "next": len(before) + 1}
             raise ValidationError({"position": message}) from None
         puzzle = Puzzle(

@@ -95,10 +95,10 @@ TEXTS: dict[str, tuple[Promise, Promise, Promise]] = {
         _("Reinstate the pair"),
         _("Reinstate the team"),
     ),
-    "After repeated warnings (R14) or help from others than the team (R18).": (
-        _("After repeated warnings (R14) or help from others (R18)."),
-        _("After repeated warnings (R14) or help from others than the pair (R18)."),
-        _("After repeated warnings (R14) or help from others than the team (R18)."),
+    "After repeated warnings (rule 14) or help from others than the team (rule 18).": (
+        _("After repeated warnings (rule 14) or help from others (rule 18)."),
+        _("After repeated warnings (rule 14) or help from others than the pair (rule 18)."),
+        _("After repeated warnings (rule 14) or help from others than the team (rule 18)."),
     ),
     "A team that leaves the competition (illness, gives up): it leaves the leaderboard. It can "
     "be undone.": (

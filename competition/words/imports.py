@@ -71,10 +71,10 @@ TEXTS: dict[str, tuple[Promise, Promise, Promise]] = {
         _("the table number; without this column every pair gets the next free table"),
         _("the table number; without this column every team gets the next free table"),
     ),
-    "the adult who accompanies the team's under-15s (R3)": (
-        _("the adult who accompanies the entrant (R3)"),
-        _("the adult who accompanies the pair's under-15s (R3)"),
-        _("the adult who accompanies the team's under-15s (R3)"),
+    "the adult who accompanies the team's under-15s (rule 3)": (
+        _("the adult who accompanies the entrant (rule 3)"),
+        _("the adult who accompanies the pair's under-15s (rule 3)"),
+        _("the adult who accompanies the team's under-15s (rule 3)"),
     ),
     "The file has no column for the team's name: name the first row's cell “hold”.": (
         _("The file has no column for the entrant's name: name the first row's cell “navn”."),

@@ -172,10 +172,14 @@ ADVANCE = register(
     "advance",
     _("Entrants went on"),
     lambda f: (
-        _("%(who)s let %(n)s entrants go on from %(sources)s")
+        ngettext(
+            "%(who)s let %(n)s entrant go on from %(sources)s",
+            "%(who)s let %(n)s entrants go on from %(sources)s",
+            n := len(f.after.get("entrants", [])),
+        )
         % {
             "who": f.who,
-            "n": len(f.after.get("entrants", [])),
+            "n": n,
             "sources": ", ".join(f.after.get("from", [])),
         }
     ),
@@ -300,13 +304,24 @@ COMPETITION_FINALISE = register(
     snapshot="final",
 )
 
+
+def _plural_of(value) -> int:
+    """The number that chooses a sentence's form: `value` when it is a whole number (an odd
+    value in an old entry is said as it is, in the plural)."""
+    return value if isinstance(value, int) else 2
+
+
 # --- people and data -----------------------------------------------------------------------
 PERSONAL_DATA_ERASE = register(
     "personal_data_erase",
     _("Personal data erased"),
     lambda f: (
-        _("%(who)s erased the personal data of %(n)s members")
-        % {"who": f.who, "n": f.after.get("members", 0)}
+        ngettext(
+            "%(who)s erased the personal data of %(n)s member",
+            "%(who)s erased the personal data of %(n)s members",
+            _plural_of(n := f.after.get("members", 0)),
+        )
+        % {"who": f.who, "n": n}
     ),
 )
 STAFF_CREATE = register(

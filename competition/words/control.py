@@ -17,10 +17,16 @@ TEXTS: dict[str, tuple[Promise, Promise, Promise]] = {
         _("Stop the clock now? Time is up for every pair."),
         _("Stop the clock now? Time is up for every team."),
     ),
-    "%(n)s of %(total)s teams match.": (
-        _("%(n)s of %(total)s entrants match."),
-        _("%(n)s of %(total)s pairs match."),
-        _("%(n)s of %(total)s teams match."),
+    "%(n)s of %(total)s team matches.": (  # counted by `total` ("of 1 team")
+        ngettext_lazy(
+            "%(n)s of %(total)s entrant matches.", "%(n)s of %(total)s entrants match.", "total"
+        ),
+        ngettext_lazy(
+            "%(n)s of %(total)s pair matches.", "%(n)s of %(total)s pairs match.", "total"
+        ),
+        ngettext_lazy(
+            "%(n)s of %(total)s team matches.", "%(n)s of %(total)s teams match.", "total"
+        ),
     ),
     "No team matches the search.": (
         _("No entrant matches the search."),

@@ -95,16 +95,19 @@ TEXTS: dict[str, tuple[Promise, Promise, Promise]] = {
         _("Tell the pair before you register it."),
         _("Tell the team before you register it."),
     ),
-    "At most %(n)s puzzlers at the table at a time, but a team may register more members and "
+    "At most %(n)s puzzler at the table at a time, but a team may register more members and "
     "swap (rule 17). A member under 15 needs an accompanying adult (rule 3).": (
         _(
             "An individual entrant puzzles alone: the name above is the puzzler's. A puzzler "
             "under 15 needs an accompanying adult (rule 3)."
         ),
         _("A pair is two puzzlers. A puzzler under 15 needs an accompanying adult (rule 3)."),
-        _(
+        ngettext_lazy(
+            "At most %(n)s puzzler at the table at a time, but a team may register more "
+            "members and swap (rule 17). A member under 15 needs an accompanying adult (rule 3).",
             "At most %(n)s puzzlers at the table at a time, but a team may register more "
-            "members and swap (rule 17). A member under 15 needs an accompanying adult (rule 3)."
+            "members and swap (rule 17). A member under 15 needs an accompanying adult (rule 3).",
+            "n",
         ),
     ),
     "The team is here: check it in now": (

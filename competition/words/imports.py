@@ -42,10 +42,11 @@ TEXTS: dict[str, tuple[Promise, Promise, Promise]] = {
         _("Import the pairs (%(n)s)"),
         _("Import the teams (%(n)s)"),
     ),
-    "Import the %(n)s teams without problems, leave out the %(m)s with problems": (
-        _("Import the %(n)s entrants without problems, leave out the %(m)s with problems"),
-        _("Import the %(n)s pairs without problems, leave out the %(m)s with problems"),
-        _("Import the %(n)s teams without problems, leave out the %(m)s with problems"),
+    # Not "the 1 teams ..., leave out the 1 ...": no count stands before the word it counts.
+    "Import only the teams without problems (%(n)s of %(total)s)": (
+        _("Import only the entrants without problems (%(n)s of %(total)s)"),
+        _("Import only the pairs without problems (%(n)s of %(total)s)"),
+        _("Import only the teams without problems (%(n)s of %(total)s)"),
     ),
     "The first row names the columns; the order does not matter. Each further row is a team.": (
         _(

@@ -31,7 +31,7 @@ def _say(entry, lang: str, n: int = 2) -> str:
     """An entry (or a plain text) in `lang`; a sentence of a count, for `n`."""
     with translation.override(lang):
         try:
-            return str(entry % _Values(n=n))
+            return str(entry % _Values(n=n, total=n))  # "%(n)s of %(total)s" counts by total
         except (KeyError, TypeError):
             return str(entry)
 

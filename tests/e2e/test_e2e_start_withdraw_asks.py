@@ -10,7 +10,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def test_e2e_withdraw_before_the_start_asks_and_no_withdraws_nobody(
-    page, live_server, login, admin_user, competition, teams
+    page, live_server, login, admin_user, competition, teams, shot
 ):
     asked, answers = [], ["dismiss", "accept"]
 
@@ -21,10 +21,12 @@ def test_e2e_withdraw_before_the_start_asks_and_no_withdraws_nobody(
     page.on("dialog", answer)
     sent = []
     page.on("request", lambda r: sent.append(r.url) if "/clock/withdraw/" in r.url else None)
+    page.set_viewport_size({"width": 1366, "height": 768})  # the control room's laptop
     login(page.context, admin_user)
     page.goto(f"{live_server.url}/control/{competition.slug}/")
     expect(page.locator("html")).to_have_attribute("data-confirm-armed", "")
     withdraw = page.get_by_role("button", name="Træk Hold 2")
+    shot(page, "start-check")
     withdraw.click()  # "no": nothing is sent
     expect(withdraw).to_be_visible()
     assert asked == ["Træk »Hold 2«?"] and sent == []

@@ -10,10 +10,10 @@ ARGS ?=
 WORKERS ?= auto
 DIST := --dist worksteal
 
-.PHONY: venv run hall backup restore test durations e2e-repeat lint fmt migrations-check messages bench ci mutation
+.PHONY: venv run shell hall backup restore test durations e2e-repeat lint fmt migrations-check messages bench ci mutation
 
 # DEBUG is off unless set (config/settings.py); the demo and the developer's commands set it.
-run migrations-check messages: export DEBUG = 1
+run shell migrations-check messages: export DEBUG = 1
 
 $(BIN)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -34,6 +34,10 @@ run: venv
 	$(BIN)/python manage.py demo
 	@echo "Serving http://127.0.0.1:$(PORT)/"
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+
+# Django's shell with the project's Python and the development settings (DEBUG=1).
+shell: venv
+	$(BIN)/python manage.py shell
 
 # The day on one laptop, as in production, for the hall's network (config/hall.py):
 # gunicorn on 0.0.0.0:$(PORT), DEBUG off, SQLite in var/ (or DATABASE_URL), a backup every

@@ -372,12 +372,13 @@ COMPETITION_FINALISE = register(
     snapshot="final",
 )
 
+
 # --- people and data -----------------------------------------------------------------------
 PERSONAL_DATA_ERASE = register(
     "personal_data_erase",
     _("Personal data erased"),
     lambda f: f.say(
-        "%(who)s erased the personal data of %(n)s members", who=f.who, n=f.after.get("members", 0)
+        "%(who)s erased the personal data of %(n)s member", who=f.who, n=f.after.get("members", 0)
     ),
 )
 STAFF_CREATE = register(

@@ -265,6 +265,19 @@ def changes(before, after, discipline: str = Discipline.TEAM) -> list[str]:
     return lines
 
 
+class _OddCount(int):
+    """An odd value where a sentence counts (an old entry's): the plural's form chooses by 2,
+    the sentence says the value as it was stored."""
+
+    def __new__(cls, value):
+        count = super().__new__(cls, 2)
+        count.value = value
+        return count
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
 class Facts:
     """An entry's facts in words, as its action's sentence uses them (audit_actions)."""
 
@@ -282,6 +295,8 @@ class Facts:
         """The team's text `key` (competition/words/audit.py) in the words of the entry's
         discipline (or of `of`), filled with `values`."""
         discipline = of if of in Discipline.values else self.discipline
+        if "n" in values and not isinstance(values["n"], int):
+            values["n"] = _OddCount(values["n"])
         return entrant_text(discipline, key, **values)
 
     @property

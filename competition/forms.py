@@ -61,7 +61,7 @@ class MemberForm(forms.Form):
         if data.get("under_15") and not (data.get("guardian") or "").strip():
             self.add_error(
                 "guardian",
-                _("A member under 15 needs the name of the accompanying adult (R3)."),
+                _("A member under 15 needs the name of the accompanying adult (rule 3)."),
             )
         missing_name = not self.solo and not (data.get("name") or "").strip()
         if missing_name and (data.get("under_15") or data.get("guardian")):

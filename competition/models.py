@@ -363,7 +363,7 @@ class Member(models.Model):
                 condition=Q(under_15=False) | ~Q(guardian=""),
                 name="under_15_has_guardian",
                 violation_error_message=_(
-                    "A member under 15 needs the name of the accompanying adult (R3)."
+                    "A member under 15 needs the name of the accompanying adult (rule 3)."
                 ),
             ),
         ]

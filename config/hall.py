@@ -143,6 +143,7 @@ def _banner(env: dict) -> None:
     from django.contrib.auth import get_user_model
     from django.utils import timezone, translation
     from django.utils.translation import gettext as _
+    from django.utils.translation import ngettext
 
     from competition.services import password_generate, staff_upsert
 
@@ -179,7 +180,11 @@ def _banner(env: dict) -> None:
         )
     folder = settings.BACKUP_DIR
     print(
-        _("Backups every %(minutes)s minutes while a competition is on: %(folder)s")
+        ngettext(
+            "Backups every minute while a competition is on: %(folder)s",
+            "Backups every %(minutes)s minutes while a competition is on: %(folder)s",
+            1 if float(env["BACKUP_MINUTES"]) == 1 else 2,
+        )
         % {"minutes": env["BACKUP_MINUTES"], "folder": folder}
     )
     print(_("Stop with Ctrl-C."))

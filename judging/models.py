@@ -74,7 +74,7 @@ class Count(models.Model):
             models.CheckConstraint(
                 condition=Q(pieces=0) | Q(pieces__gte=3),
                 name="count_zero_or_group_of_three",
-                violation_error_message=_("Only groups of at least 3 pieces count (R9)."),
+                violation_error_message=_("Only groups of at least 3 pieces count (rule 9)."),
             ),
         ]
 

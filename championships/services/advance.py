@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from championships import selectors
 from competition.audit_actions import ADVANCE, ADVANCE_UNDO, TEAM_ADVANCE
@@ -120,11 +121,14 @@ def advance(
             elif exc.code == "tie_at_cut":
                 raise Refusal(
                     "tie_at_cut",
-                    _(
+                    ngettext(
+                        "%(n)s entrants are tied at the cut for %(seats)s place: take them "
+                        "all (include_tied) or choose who goes on (choose).",
                         "%(n)s entrants are tied at the cut for %(seats)s places: take them "
-                        "all (include_tied) or choose who goes on (choose)."
+                        "all (include_tied) or choose who goes on (choose).",
+                        seats := sum(t.seats for t in result.ties),
                     )
-                    % {"n": len(result.tied), "seats": sum(t.seats for t in result.ties)},
+                    % {"n": len(result.tied), "seats": seats},
                     tied=[_entrant(e, names) for e in result.tied],
                     ties=[
                         {

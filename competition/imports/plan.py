@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from competition.imports.files import clean_cell, read_dataset
 from competition.imports.headers import classify, column_key, parse_key
@@ -126,10 +127,15 @@ def _row_members(
         if len(ages) != len(members):
             problems.append(
                 _(
-                    "The “%(column)s” column gives %(ages)s ages for %(members)s members: write "
-                    "one age per member, in the same order as the names."
+                    "The “%(column)s” column gives %(ages)s for %(members)s: write one age per "
+                    "member, in the same order as the names."
                 )
-                % {"column": headers["age", 0], "ages": len(ages), "members": len(members)}
+                % {
+                    "column": headers["age", 0],
+                    "ages": ngettext("%(n)s age", "%(n)s ages", len(ages)) % {"n": len(ages)},
+                    "members": ngettext("%(n)s member", "%(n)s members", len(members))
+                    % {"n": len(members)},
+                }
             )
         for m, age in zip(members, ages, strict=False):
             m["under_15"] = m.get("under_15") or (age is not None and age < 15)
@@ -368,7 +374,7 @@ def _check(competition: Competition, planned: list[PlannedTeam], has_table_colum
         for m in team.members:
             if m["under_15"] and not m["guardian"]:
                 team.problems.append(
-                    _("%(name)s is under 15 and needs the name of the accompanying adult (R3).")
+                    _("%(name)s is under 15 and needs the name of the accompanying adult (rule 3).")
                     % {"name": m["name"]}
                 )
             if len(m["name"]) > 120 or len(m["guardian"]) > 120:

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from competition.audit_actions import (
     CLOCK_CORRECT,
@@ -66,9 +67,12 @@ def _check_start(competition: Competition, started_at: datetime, now: datetime) 
     if started_at + competition.duration <= now:
         raise ValidationError(
             {
-                "started_at": _(
+                "started_at": ngettext(
+                    "Started at %(start)s, the %(minutes)s minute would already be over: "
+                    "check the date and the time.",
                     "Started at %(start)s, the %(minutes)s minutes would already be over: "
-                    "check the date and the time."
+                    "check the date and the time.",
+                    competition.duration_minutes,
                 )
                 % {"start": _moment(started_at), "minutes": competition.duration_minutes}
             }
@@ -133,7 +137,7 @@ def clock_start(*, competition: Competition, by, started_at: datetime | None = N
                 "puzzle_sequence",
                 _(
                     "The puzzles are numbered %(positions)s: the sequence must be 1 to %(n)d "
-                    "without gaps (R7). Correct the sequence in the setup first."
+                    "without gaps (rule 7). Correct the sequence in the setup first."
                 )
                 % {"positions": ", ".join(map(str, sorted(positions))), "n": len(positions)},
             ) from None
@@ -245,8 +249,12 @@ def clock_stop_undo(*, competition: Competition, by) -> Competition:
         if now > stop_undo_until(competition):
             raise Refusal(
                 "undo_too_late",
-                _("The stop can only be undone within %(minutes)d minutes.")
-                % {"minutes": STOP_UNDO_WINDOW.seconds // 60},
+                ngettext(
+                    "The stop can only be undone within %(minutes)d minute.",
+                    "The stop can only be undone within %(minutes)d minutes.",
+                    minutes := STOP_UNDO_WINDOW.seconds // 60,
+                )
+                % {"minutes": minutes},
             )
         ensure_clock_free(competition, started_at=competition.started_at)
         before = competition.clock().moments()

@@ -6,6 +6,7 @@ from datetime import datetime
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from competition.audit import audit_record
 from competition.audit_actions import (
@@ -192,8 +193,11 @@ def puzzle_add(
         try:
             rules.check_new_position([p["position"] for p in before], position)
         except rules.RuleViolation:
-            message = _(
-                "The sequence has %(n)d puzzles: the next one is number %(next)d (R7: no gaps)."
+            message = ngettext(
+                "The sequence has %(n)d puzzle: the next one is number %(next)d (rule 7: no gaps).",
+                "The sequence has %(n)d puzzles: the next one is number %(next)d "
+                "(rule 7: no gaps).",
+                len(before),
             ) % {"n": len(before), "next": len(before) + 1}
             raise ValidationError({"position": message}) from None
         puzzle = Puzzle(

@@ -121,7 +121,7 @@ def members_clean(members: Iterable[dict], discipline: str = Discipline.TEAM) ->
             errors.append(_("Member %(n)s: names can be at most 120 characters.") % {"n": number})
         if under_15 and not guardian:
             errors.append(
-                _("%(name)s is under 15 and needs the name of the accompanying adult (R3).")
+                _("%(name)s is under 15 and needs the name of the accompanying adult (rule 3).")
                 % {"name": name}
             )
         cleaned.append({"name": name, "under_15": under_15, "guardian": guardian})

@@ -20,6 +20,7 @@ def entrant(context, msgid: str, **values) -> str:
     if msgid not in TEXTS:
         raise template.TemplateSyntaxError(f"{msgid!r} is not in competition/words/ TEXTS")
     rendered = {name: render_value_in_context(value, context) for name, value in values.items()}
-    if isinstance(values.get("n"), int):  # a count chooses the sentence's form by its number
-        rendered["n"] = values["n"]
+    for count in ("n", "total"):  # a count chooses the sentence's form by its number
+        if isinstance(values.get(count), int):
+            rendered[count] = values[count]
     return mark_safe(entrant_text(context["competition"], msgid, **rendered))

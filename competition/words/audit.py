@@ -117,9 +117,21 @@ TEXTS: dict[str, tuple[Promise, Promise, Promise]] = {
             "n",
         ),
     ),
-    "%(who)s erased the personal data of %(n)s members": (
-        _("%(who)s erased the personal data of %(n)s entrants"),
-        _("%(who)s erased the personal data of %(n)s puzzlers"),
-        _("%(who)s erased the personal data of %(n)s members"),
+    "%(who)s erased the personal data of %(n)s member": (
+        ngettext_lazy(
+            "%(who)s erased the personal data of %(n)s entrant",
+            "%(who)s erased the personal data of %(n)s entrants",
+            "n",
+        ),
+        ngettext_lazy(
+            "%(who)s erased the personal data of %(n)s puzzler",
+            "%(who)s erased the personal data of %(n)s puzzlers",
+            "n",
+        ),
+        ngettext_lazy(
+            "%(who)s erased the personal data of %(n)s member",
+            "%(who)s erased the personal data of %(n)s members",
+            "n",
+        ),
     ),
 }

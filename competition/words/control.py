@@ -17,10 +17,16 @@ TEXTS: dict[str, tuple[Promise, Promise, Promise]] = {
         _("Stop the clock now? Time is up for every pair."),
         _("Stop the clock now? Time is up for every team."),
     ),
-    "%(n)s of %(total)s teams match.": (
-        _("%(n)s of %(total)s entrants match."),
-        _("%(n)s of %(total)s pairs match."),
-        _("%(n)s of %(total)s teams match."),
+    "%(n)s of %(total)s team matches.": (  # counted by `total` ("of 1 team")
+        ngettext_lazy(
+            "%(n)s of %(total)s entrant matches.", "%(n)s of %(total)s entrants match.", "total"
+        ),
+        ngettext_lazy(
+            "%(n)s of %(total)s pair matches.", "%(n)s of %(total)s pairs match.", "total"
+        ),
+        ngettext_lazy(
+            "%(n)s of %(total)s team matches.", "%(n)s of %(total)s teams match.", "total"
+        ),
     ),
     "No team matches the search.": (
         _("No entrant matches the search."),
@@ -95,10 +101,10 @@ TEXTS: dict[str, tuple[Promise, Promise, Promise]] = {
         _("Reinstate the pair"),
         _("Reinstate the team"),
     ),
-    "After repeated warnings (R14) or help from others than the team (R18).": (
-        _("After repeated warnings (R14) or help from others (R18)."),
-        _("After repeated warnings (R14) or help from others than the pair (R18)."),
-        _("After repeated warnings (R14) or help from others than the team (R18)."),
+    "After repeated warnings (rule 14) or help from others than the team (rule 18).": (
+        _("After repeated warnings (rule 14) or help from others (rule 18)."),
+        _("After repeated warnings (rule 14) or help from others than the pair (rule 18)."),
+        _("After repeated warnings (rule 14) or help from others than the team (rule 18)."),
     ),
     "A team that leaves the competition (illness, gives up): it leaves the leaderboard. It can "
     "be undone.": (

@@ -90,21 +90,24 @@ TEXTS: dict[str, tuple[Promise, Promise, Promise]] = {
         _("No pair has paid yet."),
         _("No team has paid yet."),
     ),
-    "Tell the team before you register it (P1).": (
-        _("Tell the entrant before you register them (P1)."),
-        _("Tell the pair before you register it (P1)."),
-        _("Tell the team before you register it (P1)."),
+    "Tell the team before you register it.": (
+        _("Tell the entrant before you register them."),
+        _("Tell the pair before you register it."),
+        _("Tell the team before you register it."),
     ),
-    "At most %(n)s puzzlers at the table at a time, but a team may register more members and "
-    "swap (R17). A member under 15 needs an accompanying adult (R3).": (
+    "At most %(n)s puzzler at the table at a time, but a team may register more members and "
+    "swap (rule 17). A member under 15 needs an accompanying adult (rule 3).": (
         _(
             "An individual entrant puzzles alone: the name above is the puzzler's. A puzzler "
-            "under 15 needs an accompanying adult (R3)."
+            "under 15 needs an accompanying adult (rule 3)."
         ),
-        _("A pair is two puzzlers. A puzzler under 15 needs an accompanying adult (R3)."),
-        _(
+        _("A pair is two puzzlers. A puzzler under 15 needs an accompanying adult (rule 3)."),
+        ngettext_lazy(
+            "At most %(n)s puzzler at the table at a time, but a team may register more "
+            "members and swap (rule 17). A member under 15 needs an accompanying adult (rule 3).",
             "At most %(n)s puzzlers at the table at a time, but a team may register more "
-            "members and swap (R17). A member under 15 needs an accompanying adult (R3)."
+            "members and swap (rule 17). A member under 15 needs an accompanying adult (rule 3).",
+            "n",
         ),
     ),
     "The team is here: check it in now": (

@@ -42,10 +42,11 @@ TEXTS: dict[str, tuple[Promise, Promise, Promise]] = {
         _("Import the pairs (%(n)s)"),
         _("Import the teams (%(n)s)"),
     ),
-    "Import the %(n)s teams without problems, leave out the %(m)s with problems": (
-        _("Import the %(n)s entrants without problems, leave out the %(m)s with problems"),
-        _("Import the %(n)s pairs without problems, leave out the %(m)s with problems"),
-        _("Import the %(n)s teams without problems, leave out the %(m)s with problems"),
+    # Not "the 1 teams ..., leave out the 1 ...": no count stands before the word it counts.
+    "Import only the teams without problems (%(n)s of %(total)s)": (
+        _("Import only the entrants without problems (%(n)s of %(total)s)"),
+        _("Import only the pairs without problems (%(n)s of %(total)s)"),
+        _("Import only the teams without problems (%(n)s of %(total)s)"),
     ),
     "The first row names the columns; the order does not matter. Each further row is a team.": (
         _(
@@ -71,10 +72,10 @@ TEXTS: dict[str, tuple[Promise, Promise, Promise]] = {
         _("the table number; without this column every pair gets the next free table"),
         _("the table number; without this column every team gets the next free table"),
     ),
-    "the adult who accompanies the team's under-15s (R3)": (
-        _("the adult who accompanies the entrant (R3)"),
-        _("the adult who accompanies the pair's under-15s (R3)"),
-        _("the adult who accompanies the team's under-15s (R3)"),
+    "the adult who accompanies the team's under-15s (rule 3)": (
+        _("the adult who accompanies the entrant (rule 3)"),
+        _("the adult who accompanies the pair's under-15s (rule 3)"),
+        _("the adult who accompanies the team's under-15s (rule 3)"),
     ),
     "The file has no column for the team's name: name the first row's cell “hold”.": (
         _("The file has no column for the entrant's name: name the first row's cell “navn”."),

@@ -166,6 +166,8 @@ def status() -> dict:
     return {
         "enabled": enabled(),
         "minutes": settings.BACKUP_MINUTES,
+        # The number that chooses the sentence's form ("every minute"; 0.5: "every 0.5 minutes").
+        "every": int(minutes) if float(minutes := settings.BACKUP_MINUTES).is_integer() else 2,
         "last": last_ok,
         "failed": failed,
         "folder": backup_dir(),

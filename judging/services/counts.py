@@ -72,12 +72,12 @@ def void_count(w: Write, reason: str) -> None:
 _COUNT_SENTENCES = {
     "count_negative": gettext_lazy("Pieces cannot be negative."),
     "count_too_small": gettext_lazy(
-        "Only groups of at least 3 joined pieces count (R9): 0 or at least 3."
+        "Only groups of at least 3 joined pieces count (rule 9): 0 or at least 3."
     ),
     "count_too_large": gettext_lazy("The puzzle has only %(pieces)s pieces."),
     "count_is_finish": gettext_lazy(
         "All %(pieces)s pieces placed is not a count: the puzzle is finished. If it was "
-        "finished before time was up, register it as finished with its time (R9)."
+        "finished before time was up, register it as finished with its time (rule 9)."
     ),
 }
 

@@ -228,7 +228,7 @@ def finish_register(
                 raise _already_finished(done) from None
             raise Refusal(
                 "out_of_order",
-                _("%(team)s is on puzzle %(next)s; the puzzles are done in order (R7).")
+                _("%(team)s is on puzzle %(next)s; the puzzles are done in order (rule 7).")
                 % {"team": team.name, "next": len(finishes) + 1},
             ) from None
         if elapsed_seconds is None:

@@ -65,7 +65,7 @@ def objection_file(
                 "final",
                 _(
                     "The results are final: objections must be made at the desk before the "
-                    "prize-giving (R20)."
+                    "prize-giving (rule 20)."
                 ),
             )
         # A double tap at the desk, a second tab or a resend after a lost answer files the same

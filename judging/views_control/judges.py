@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 
 from competition.qr import only_here, qr_svg
@@ -118,10 +119,16 @@ def _revoke(request, pk, **where):
     messages.success(
         request,
         _(
-            "“%(name)s” is logged out on every tablet (%(sessions)s sessions, %(tokens)s API "
-            "tokens) and the password no longer works. Make a new password for a new slip."
+            "“%(name)s” is logged out on every tablet (%(sessions)s, %(tokens)s) and the "
+            "password no longer works. Make a new password for a new slip."
         )
-        % {"name": user.get_username(), **done},
+        % {
+            "name": user.get_username(),
+            "sessions": ngettext("%(n)s session", "%(n)s sessions", done["sessions"])
+            % {"n": done["sessions"]},
+            "tokens": ngettext("%(n)s API token", "%(n)s API tokens", done["tokens"])
+            % {"n": done["tokens"]},
+        },
     )
     return redirect("control:judges", slug=next(iter(where.values())).slug)
 

@@ -81,7 +81,7 @@ def test_a_tie_at_the_cut_is_shown_with_pieces_and_times(head, heats, final):
     assert rows(html, "data-entrant") == ["Eva", "Anna", "Bo"]
     tie = html[html.index("data-tie") :]
     assert rows(tie, "data-tied") == ["Cille", "Finn"]
-    assert "2 deltagere står lige efter reglerne (R11) om 1 plads" in tie
+    assert "2 deltagere står lige efter reglerne (regel 11) om 1 plads" in tie
     assert "Ligestilling ved grænsen for alle runderne samlet" in tie
     assert "alle de ligestillede går videre" in html and "Jeg vælger, hvem der går videre" in html
     assert nothing_written(final)

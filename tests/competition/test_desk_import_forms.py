@@ -112,7 +112,7 @@ def test_import_the_good_rows_and_leave_out_the_rest(client, desk, competition):
     text = "hold;bord;medlem 1\nA;1;Anne\nB;2;\nC;3;Carl\n"
     response = upload(client, text)
     html = response.content.decode()
-    assert "Importér de 2 hold uden problemer, udelad de 1 med problemer" in html
+    assert "Importér kun holdene uden problemer (2 af 3)" in html
     token = response.context["token"]
     response = client.post(URL, {"token": token, "skip_problems": "1"})
     assert response.status_code == 302

@@ -50,7 +50,7 @@ def test_the_organisers_sheet_reads_members_ages_adult_and_fees(competition, nam
     # The 12-year-old without an adult: a problem (R3), not "no problems".
     assert brikke.members[1] == {"name": "Karen Nielsen", "under_15": True, "guardian": ""}
     assert brikke.problems == [
-        "Karen Nielsen er under 15 år og skal have navnet på en ledsagende voksen (R3)."
+        "Karen Nielsen er under 15 år og skal have navnet på en ledsagende voksen (regel 3)."
     ]
     assert brikke.fee_paid  # "Betalt"
     assert [m["name"] for m in kant.members] == ["Anne Jensen", "Bo Jensen"]

@@ -31,7 +31,7 @@ def _say(entry, lang: str, n: int = 2) -> str:
     """An entry (or a plain text) in `lang`; a sentence of a count, for `n`."""
     with translation.override(lang):
         try:
-            return str(entry % _Values(n=n))
+            return str(entry % _Values(n=n, total=n))  # "%(n)s of %(total)s" counts by total
         except (KeyError, TypeError):
             return str(entry)
 
@@ -185,7 +185,7 @@ def test_an_individual_under_15_without_an_adult_is_refused(client, desk, of_dis
         reverse("desk:team_new", args=[c.slug]), _post("Ida Jensen", 3, [{"under_15": "on"}])
     )
     assert response.status_code == 200
-    assert "ledsagende voksne (R3)" in response.content.decode()
+    assert "ledsagende voksne (regel 3)" in response.content.decode()
     assert not Team.objects.filter(competition=c).exists()
 
 

@@ -166,7 +166,7 @@ def test_a_championship_from_the_heats_to_the_finals_reveal(
     expect(tie.locator("legend")).to_have_text(
         "Ligestilling ved grænsen i DM individuel, indledende runde A"
     )
-    expect(tie).to_contain_text("2 deltagere står lige efter reglerne (R11) om 1 plads.")
+    expect(tie).to_contain_text("2 deltagere står lige efter reglerne (regel 11) om 1 plads.")
     expect(tie.locator("tbody tr")).to_have_count(2)
     expect(tie.locator("tbody tr").first).to_contain_text("300")
     # The tie is undecided: who is sure and the places the tie holds, never "4 går videre".
@@ -308,7 +308,7 @@ def test_a_championship_from_the_heats_to_the_finals_reveal(
     control.get_by_role("button", name="Hold den endelige rækkefølge tilbage").click()
     control.get_by_label("Afslør fra placering").fill("4")
     control.get_by_role("button", name="Start afsløringen").click()
-    expect(screen.locator(".screen-reveal-wait")).to_have_text("Prisoverrækkelsen")
+    expect(screen.locator(".screen-reveal-wait")).to_have_text("Præmieoverrækkelsen")
     for place, name in ((4, "Dorte"), (3, "Cille"), (2, "Anna"), (1, "Erik")):
         control.get_by_role("button", name="Vis næste placering").click()
         expect(screen.locator(".reveal-name")).to_have_text(name)

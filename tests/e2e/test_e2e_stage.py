@@ -95,7 +95,7 @@ def test_reveal_of_five_places(
     control.get_by_role("button", name="Hold den endelige rækkefølge tilbage").click()
     control.get_by_label("Afslør fra placering").fill("5")
     control.get_by_role("button", name="Start afsløringen").click()
-    expect(screen.locator(".screen-reveal-wait")).to_have_text("Prisoverrækkelsen", timeout=3000)
+    expect(screen.locator(".screen-reveal-wait")).to_have_text("Præmieoverrækkelsen", timeout=3000)
     phone.reload()
     expect(phone.locator("tbody tr[data-team]")).to_have_count(1)
     expect(phone.locator("[data-held]")).to_contain_text("Placering 1–5")

@@ -131,3 +131,13 @@ test("the finish sheet says what a missing piece costs under the competition's r
   assert.equal(both.deducted(2, comps.of("a")), "2 brikker trækkes fra");
   assert.equal(both.deducted(2, comps.of("b")), "+20 sek. for 2 manglende brikker");
 });
+
+test("a card with every puzzle finished says so at 1 and at 3 (not 'Alle 1 puslespil')", async () => {
+  const { words } = await import("../../static/js/judge/words.mjs");
+  const texts = { all_finished: "Alle %(total)s puslespil færdige ✓", all_finished_one: "Puslespillet er færdigt ✓" };
+  const one = words({ language: "da", texts, puzzles: [{ position: 1, pieces: 500 }] });
+  assert.equal(one.puzzleLine(2), "Puslespillet er færdigt ✓");
+  const puzzles = [1, 2, 3].map((position) => ({ position, pieces: 500 }));
+  const three = words({ language: "da", texts, puzzles });
+  assert.equal(three.puzzleLine(4), "Alle 3 puslespil færdige ✓");
+});

@@ -1,5 +1,6 @@
 """The start names what is odd; a mistaken stop can be undone."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -57,6 +58,17 @@ def test_withdraw_a_team_not_checked_in_one_tap_before_the_start(
     assert "Træk Hold 2" not in page and "Træk Hold 1" in page
     entry = AuditEntry.objects.get(action="team_withdraw")
     assert entry.user == admin_user and entry.team_id == teams[1].pk
+
+
+def test_withdraw_before_the_start_asks_first_as_after_it(client, admin_user, competition, teams):
+    """The start panel's "Træk" asks the same question as the team page's after the start
+    (data-confirm, static/js/confirm.mjs): showing it withdraws nobody."""
+    client.force_login(admin_user)
+    page = room(client)
+    action = reverse("control:start_withdraw", args=[SLUG, teams[1].pk])
+    form = re.search(rf'<form method="post" action="{re.escape(action)}"[^>]*>', page)
+    assert form and 'data-confirm="Træk »Hold 2«?"' in form.group(0)
+    assert not Team.objects.filter(withdrawn=True).exists()
 
 
 def test_withdraw_from_the_start_panel_after_the_start_needs_a_reason(

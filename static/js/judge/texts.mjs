@@ -24,6 +24,7 @@ export const TEXTS = {
   puzzle_n_of: gettext("Puzzle %(n)s of %(total)s (%(pieces)s pieces)"),
   finish_button: gettext("Finished puzzle %(n)s"),
   all_finished: gettext("All %(total)s puzzles finished ✓"),
+  all_finished_one: gettext("The puzzle is finished ✓"),
   since_last: gettext("since its last finish"),
   since_start: gettext("since the start"),
   bad_time: gettext("Write the time as h:mm:ss, for example 2:59:40."),

@@ -14,7 +14,7 @@ export function words(cfg, comps) {
   function puzzleLine(position, comp) {
     const sequence = (comp || first).puzzles;
     const p = sequence.get(position);
-    if (!p) return fmt(T.all_finished, { total: sequence.size });
+    if (!p) return sequence.size === 1 ? T.all_finished_one : fmt(T.all_finished, { total: sequence.size });
     return fmt(T.puzzle_n_of, { n: position, total: sequence.size, pieces: nf.format(p.pieces) });
   }
   /* A sheet's line: on a championship's tablet it names the competition first. */

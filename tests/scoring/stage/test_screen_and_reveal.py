@@ -116,7 +116,7 @@ def test_a_reveal_of_five_places_step_by_step(final, admin_user):
     names, html = board_names()
     assert names == ["Foxtrot"] and 'data-held="5"' in html
     assert "hx-get" in html  # the phone keeps polling while places are held
-    assert "Prisoverrækkelsen" in screen_html() and "data-reveal-team" not in screen_html()
+    assert "Præmieoverrækkelsen" in screen_html() and "data-reveal-team" not in screen_html()
 
     order = ["Echo", "Delta", "Charlie", "Bravo", "Alfa"]
     for step, name in enumerate(order, start=1):
@@ -239,7 +239,7 @@ def test_a_held_team_page_says_it_waits_for_the_reveal(final, admin_user):
     reveal_start(competition=final, by=admin_user, from_place=3)
     alfa = final.teams_by_name["Alfa"]
     html = public(f"/dm-2026/teams/{alfa.pk}/").content.decode()
-    assert "Alfa" in html and "afsløres ved prisoverrækkelsen" in html
+    assert "Alfa" in html and "afsløres ved præmieoverrækkelsen" in html
     assert "2.500" not in html  # neither its pieces nor its place
     echo = final.teams_by_name["Echo"]
     assert "1.000" in public(f"/dm-2026/teams/{echo.pk}/").content.decode()  # not held

@@ -1,5 +1,6 @@
 """Which column is which: the header words, Danish or English, and the preview's choices."""
 
+import functools
 import re
 
 from django.utils.translation import gettext as _
@@ -207,23 +208,25 @@ def parse_key(key: str) -> tuple[str, int] | None:
 
 
 def mapping_choices(width: int = 6, discipline: str = Discipline.TEAM) -> list[tuple[str, str]]:
-    """What a column can be read as, for the preview's selects."""
+    """What a column can be read as, for the preview's selects, in the words of the
+    discipline (an individual's puzzler, a pair's two puzzlers, a team's members)."""
+    said = functools.partial(entrant_text, discipline)  # in the discipline's words
     choices = [
         ("", _("Not imported")),
-        ("name:0", entrant_text(discipline, "Team name")),
+        ("name:0", said("Team name")),
         ("table:0", _("Table")),
-        ("members:0", _("Members, all in one cell")),
-        ("member:0", _("Member (one row per member)")),
+        ("members:0", said("Members, all in one cell")),
+        ("member:0", said("Member (one row per member)")),
     ]
     for n in range(1, width + 1):
         choices += [
-            (f"member:{n}", _("Member %(n)d") % {"n": n}),
-            (f"u15:{n}", _("Member %(n)d under 15") % {"n": n}),
-            (f"age:{n}", _("Member %(n)d age") % {"n": n}),
-            (f"adult:{n}", _("Member %(n)d accompanying adult") % {"n": n}),
+            (f"member:{n}", said("Member %(n)d", n=n)),
+            (f"u15:{n}", said("Member %(n)d under 15", n=n)),
+            (f"age:{n}", said("Member %(n)d age", n=n)),
+            (f"adult:{n}", said("Member %(n)d accompanying adult", n=n)),
         ]
     choices += [
-        ("age:0", _("Ages, one per member")),
+        ("age:0", said("Ages, one per member")),
         ("u15:0", _("Under 15")),
         ("adult:0", _("Accompanying adult (of the under-15s)")),
         ("paid:0", _("Paid")),

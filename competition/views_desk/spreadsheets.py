@@ -11,7 +11,7 @@ from competition.forms import ImportForm
 from competition.inputs import whole_number
 from competition.models import Championship, Competition, Discipline
 from competition.roles import DESK, staff_view
-from competition.words import entrant_text
+from competition.words import entrant_text, member_limit
 
 
 @staff_view(DESK, competition=True)
@@ -145,7 +145,10 @@ def _import_page(request, context):
     competition = context["competition"]
     if preview is not None:
         numbers = [int(c["key"].split(":")[1]) for c in preview.columns if c["key"]]
-        choices = imports.mapping_choices(max([6, *numbers]), competition.discipline)
+        # Numbered puzzlers up to the discipline's (an individual's one, a pair's two), or
+        # the numbers the sheet's own columns name.
+        width = member_limit(competition.discipline) or 6
+        choices = imports.mapping_choices(max([width, *numbers]), competition.discipline)
         for column in preview.columns:
             column["choices"] = choices
     context["columns"] = imports.COLUMNS[competition.discipline]

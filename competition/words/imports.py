@@ -117,4 +117,28 @@ TEXTS: dict[str, tuple[Promise, Promise, Promise]] = {
         _("The pair has no puzzlers: write at least one puzzler's name."),
         _("The team has no members: write at least one member's name."),
     ),
+    # --- the preview's choice of how a column is read (imports.mapping_choices) -------------
+    "Members, all in one cell": (
+        _("The puzzler's name"),
+        _("Both puzzlers in one cell"),
+        _("Members, all in one cell"),
+    ),
+    "Member (one row per member)": (
+        _("Puzzler (one row per puzzler)"),
+        _("Puzzler (one row per puzzler)"),
+        _("Member (one row per member)"),
+    ),
+    "Member %(n)d": (_("Puzzler"), _("Puzzler %(n)d"), _("Member %(n)d")),
+    "Member %(n)d under 15": (
+        _("Puzzler under 15"),
+        _("Puzzler %(n)d under 15"),
+        _("Member %(n)d under 15"),
+    ),
+    "Member %(n)d age": (_("The puzzler's age"), _("Puzzler %(n)d age"), _("Member %(n)d age")),
+    "Member %(n)d accompanying adult": (
+        _("The puzzler's accompanying adult"),
+        _("Puzzler %(n)d accompanying adult"),
+        _("Member %(n)d accompanying adult"),
+    ),
+    "Ages, one per member": (_("Age"), _("Ages, one per puzzler"), _("Ages, one per member")),
 }

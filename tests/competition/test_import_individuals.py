@@ -3,6 +3,7 @@
 lists every bad row; tables are given compactly and never one another competition of the
 championship holds at the same time."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -276,3 +277,37 @@ def test_the_championship_import_needs_a_login(client, heat_a):
 def test_a_pairs_sheet_of_one_name_a_row_still_asks_for_the_pairs_name(pairs):
     plan = imports.preview(pairs, b"Navn;Bord\nAnne;1\n", "par.csv")
     assert "ingen kolonne med parrets navn" in " ".join(plan.problems)
+
+
+def _column_choices(html: str) -> list[str]:
+    """The words of every option of the preview's column selects, once each."""
+    return list(dict.fromkeys(re.findall(r"<option value=\"[a-z_0-9]*:\d+\"[^>]*>([^<]+)<", html)))
+
+
+@pytest.mark.parametrize(
+    ("discipline", "says", "numbered"),
+    [
+        ("individual", ["Puslerens navn", "Pusler", "Puslerens alder"], []),
+        ("pair", ["Begge puslere i én celle", "Pusler 1", "Pusler 2 under 15 år"], ["Pusler 3"]),
+        ("team", ["Holdmedlemmer i én celle", "Holdmedlem 1", "Holdmedlem 6"], ["Holdmedlem 7"]),
+    ],
+)
+def test_the_column_choices_speak_of_the_disciplines_puzzlers(
+    client, desk, dm, discipline, says, numbered
+):
+    """An individuals' import offered "Holdmedlem 1…6": an individual is one puzzler, a pair
+    two; the choices say so, in the discipline's words."""
+    _round(dm, "runde", "Runde", discipline=discipline)
+    client.force_login(desk)
+    sheet = "Deltagere;E-mail\nAnne Jensen;anne@example.dk\n"
+    if discipline == "team":
+        sheet = "Holdnavn;Deltagere\nHold A;Anne Jensen, Bo Hansen\n"
+    html = upload(client, "runde", sheet).content.decode()
+    choices = _column_choices(html)
+    assert all(word in choices for word in says), choices
+    first_select = html[html.index("<select") : html.index("</select>")]
+    labels = re.findall(r">([^<]+)</option>", first_select)
+    assert len(labels) == len(set(labels)), labels  # no choice twice ("Pusler" six times)
+    assert not any(word in choices for word in numbered)
+    if discipline != "team":
+        assert not any("Holdmedlem" in choice for choice in choices), choices

@@ -204,16 +204,16 @@ def refusals() -> list[str]:
         found.append(
             "These logins have a password the README prints (the demo's): "
             + ", ".join(logins)
-            + ". Set new ones, e.g. `python -m config.hall manage create_staff "
+            + ". Set new ones, e.g. `.venv/bin/python -m config.hall manage create_staff "
             + f"{logins[0]} --role admin --random-password` (each login with its role), "
-            + "or remove the demo: `python -m config.hall manage demo --remove`."
+            + "or remove the demo: `.venv/bin/python -m config.hall manage demo --remove`."
         )
     demo = Competition.objects.filter(slug__in=DEMO_SLUGS).values_list("slug", flat=True)
     if demo or Championship.objects.filter(slug=DEMO_SLUG).exists():
         shown = ", ".join(f"/{slug}/" for slug in [DEMO_SLUG, *demo])
         found.append(
             f"The demo championship ({shown}, make run) would be on the home page: "
-            "remove it with `python -m config.hall manage demo --remove`."
+            "remove it with `.venv/bin/python -m config.hall manage demo --remove`."
         )
     return found
 

@@ -46,8 +46,8 @@ def test_the_hall_refuses_a_database_with_the_demo_logins_and_says_what_to_do(
     for username, _password, _role in DEMO_LOGINS:
         assert username in text
     assert "demo-dm" in text  # the demo competition would be on the home page
-    assert "python -m config.hall manage create_staff" in text
-    assert "python -m config.hall manage demo --remove" in text
+    assert ".venv/bin/python -m config.hall manage create_staff" in text
+    assert ".venv/bin/python -m config.hall manage demo --remove" in text
     with pytest.raises(SystemExit) as stopped:
         hall._refuse(found)
     assert stopped.value.code != 0

@@ -40,10 +40,6 @@ def test_e2e_head_judge_starts_stops_undoes_corrects_and_reads_the_log(
     expect(page.get_by_text("om 101 dage. Er datoen rigtig?")).to_be_visible()
     expect(page.get_by_text("1 hold er ikke tjekket ind.")).to_be_visible()
     shot(page, "start-warnings")
-    page.get_by_role("button", name="Træk Brikkebanden").click()
-    expect(page.get_by_text("»Brikkebanden« er trukket.")).to_be_visible()
-    assert Team.objects.get(name="Brikkebanden").withdrawn
-    expect(page.get_by_text("ikke tjekket ind")).to_have_count(0)
     dialogs = []
 
     def accept(dialog):
@@ -51,6 +47,12 @@ def test_e2e_head_judge_starts_stops_undoes_corrects_and_reads_the_log(
         dialog.accept()
 
     page.on("dialog", accept)
+    expect(page.locator("html")).to_have_attribute("data-confirm-armed", "")
+    page.get_by_role("button", name="Træk Brikkebanden").click()  # it asks first
+    expect(page.get_by_text("»Brikkebanden« er trukket.")).to_be_visible()
+    assert dialogs == ["Træk »Brikkebanden«?"]
+    assert Team.objects.get(name="Brikkebanden").withdrawn
+    expect(page.get_by_text("ikke tjekket ind")).to_have_count(0)
     page.get_by_role("button", name="Start uret alligevel").click()
     expect(page.get_by_text("Uret kører", exact=True).first).to_be_visible()
     assert "om 101 dage" in dialogs[-1]

@@ -133,7 +133,7 @@ def test_e2e_day_the_whole_championship(
     submit.click()
     guardian_row = desk_page.locator(".member-row", has=desk_page.locator("#id_members-1-guardian"))
     expect(guardian_row).to_contain_text(
-        "Et holdmedlem under 15 år skal have navnet på den ledsagende voksne (R3)."
+        "Et holdmedlem under 15 år skal have navnet på den ledsagende voksne (regel 3)."
     )
     assert not Team.objects.filter(name="Puslingerne").exists()
     snap(desk_page, "desk-under-15-needs-an-adult")

@@ -29,7 +29,12 @@ def _refused(status: int, code: str, detail: str) -> JsonResponse:
     return JsonResponse({"code": code, "detail": detail}, status=status)
 
 
-def _token_refused(request) -> JsonResponse | None:
+def _not_the_halls_post(request, method_detail: str) -> JsonResponse | None:
+    """404 in the hall (only a mirror takes a push), 405 not a POST, 403 a wrong token."""
+    if not mirror.is_mirror():
+        raise Http404("Not a mirror.")
+    if request.method != "POST":
+        return _refused(405, "method_not_allowed", method_detail)
     header = request.headers.get("Authorization", "")
     given = header.removeprefix("Mirror ").strip() if header.startswith("Mirror ") else ""
     if not given or not hmac.compare_digest(given.encode(), settings.MIRROR_TOKEN.encode()):
@@ -59,11 +64,7 @@ def held(request):
     """POST /api/v1/mirror/held with the token and `{"competitions": [id, ...]}`, every
     competition the hall holds: the mirror drops the others (deleted in the hall before
     their start) and answers `{"removed": [slug, ...]}`."""
-    if not mirror.is_mirror():
-        raise Http404("Not a mirror.")
-    if request.method != "POST":
-        return _refused(405, "method_not_allowed", "POST the competitions held.")
-    if (refused := _token_refused(request)) is not None:
+    if (refused := _not_the_halls_post(request, "POST the competitions held.")) is not None:
         return refused
     try:
         ids = mirror.validate_held(_body(request))
@@ -82,11 +83,7 @@ def push(request):
     """POST /api/v1/mirror/push with `Authorization: Mirror <MIRROR_TOKEN>` and a snapshot:
     200 taken in (or already held), 403 a wrong token, 409 `older_version`, 400 not the
     schema's."""
-    if not mirror.is_mirror():
-        raise Http404("Not a mirror.")
-    if request.method != "POST":
-        return _refused(405, "method_not_allowed", "POST a snapshot.")
-    if (refused := _token_refused(request)) is not None:
+    if (refused := _not_the_halls_post(request, "POST a snapshot.")) is not None:
         return refused
     try:
         snapshot = _body(request)

@@ -77,3 +77,24 @@ def set_up(page, *, puzzles, start, minutes):
         expect(rows.nth(i).get_by_label("Nr.")).to_have_value(str(i + 1))
         expect(rows.nth(i).get_by_label("Titel (motiv)")).to_have_value(title)
         expect(rows.nth(i).get_by_label("Brikker")).to_have_value(str(pieces))
+
+
+def reveal(control, screen, base, slug, names, *, shot=None):
+    """The head judge's reveal of a final round on the big screen (`screen`, open on it): the
+    final results held back, then from place len(names) to the winner, each place's name
+    (`names`, the winner first) seen on the screen before the next is asked for."""
+    control.goto(f"{base}/control/{slug}/screen/")
+    control.get_by_role("button", name="Stillingen").click()
+    control.get_by_role("button", name="Endelige resultater").click()
+    expect(screen.locator(".screen-outcome")).to_have_text("Endelige resultater")
+    control.get_by_role("button", name="Hold den endelige rækkefølge tilbage").click()
+    control.get_by_label("Afslør fra placering").fill(str(len(names)))
+    control.get_by_role("button", name="Start afsløringen").click()
+    expect(screen.locator(".screen-reveal-wait")).to_have_text("Præmieoverrækkelsen")
+    for place in range(len(names), 0, -1):
+        control.get_by_role("button", name="Vis næste placering").click()
+        expect(screen.locator(".reveal-name")).to_have_text(names[place - 1])
+        expect(screen.locator(".reveal-rank")).to_have_text(f"{place}. plads")
+        if shot is not None:
+            shot(screen, f"reveal-{place}")
+    expect(control.locator("[data-reveal-status]")).to_have_text("Alle placeringer er afsløret.")

@@ -177,3 +177,17 @@ def running(transactional_db, competition, teams):
     competition.started_at = timezone.now() - timedelta(minutes=90)
     competition.save()
     return competition
+
+
+@pytest.fixture
+def new_context(browser, browser_context_args):
+    """new_context(viewport=...): a separate browser (cookies, storage) closed afterwards."""
+    made = []
+
+    def make(**overrides):
+        made.append(browser.new_context(**{**browser_context_args, **overrides}))
+        return made[-1]
+
+    yield make
+    for context in made:
+        context.close()

@@ -34,6 +34,7 @@ from competition.services import (
 )
 from judging.models import Finish
 from judging.services import competition_finalise, count_record, finish_register
+from tests.e2e import building
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -301,20 +302,9 @@ def test_a_championship_from_the_heats_to_the_finals_reveal(
     screen_ctx = browser.new_context(viewport=SCREEN, locale="da-DK", service_workers="block")
     screen = screen_ctx.new_page()
     screen.goto(f"{base}/{final.slug}/screen/")
-    control.goto(f"{base}/control/{final.slug}/screen/")
-    control.get_by_role("button", name="Stillingen").click()
-    control.get_by_role("button", name="Endelige resultater").click()
-    expect(screen.locator(".screen-outcome")).to_have_text("Endelige resultater")
-    control.get_by_role("button", name="Hold den endelige rækkefølge tilbage").click()
-    control.get_by_label("Afslør fra placering").fill("4")
-    control.get_by_role("button", name="Start afsløringen").click()
-    expect(screen.locator(".screen-reveal-wait")).to_have_text("Præmieoverrækkelsen")
-    for place, name in ((4, "Dorte"), (3, "Cille"), (2, "Anna"), (1, "Erik")):
-        control.get_by_role("button", name="Vis næste placering").click()
-        expect(screen.locator(".reveal-name")).to_have_text(name)
-        expect(screen.locator(".reveal-rank")).to_have_text(f"{place}. plads")
-        shot(screen, f"final-reveal-{place}")
-    expect(control.locator("[data-reveal-status]")).to_have_text("Alle placeringer er afsløret.")
+    building.reveal(
+        control, screen, base, final.slug, ["Erik", "Anna", "Cille", "Dorte"], shot=shot
+    )
     assert Competition.objects.get(pk=final.pk).reveal_at == 1
     screen_ctx.close()
     ctx.close()

@@ -71,20 +71,6 @@ def snap():
     return take
 
 
-@pytest.fixture
-def new_context(browser, browser_context_args):
-    """new_context(viewport=...): a separate browser (cookies, storage) closed afterwards."""
-    made = []
-
-    def make(**overrides):
-        made.append(browser.new_context(**{**browser_context_args, **overrides}))
-        return made[-1]
-
-    yield make
-    for context in made:
-        context.close()
-
-
 def open_as(new_context, login, user, viewport):
     context = new_context(viewport=viewport)
     if user is not None:

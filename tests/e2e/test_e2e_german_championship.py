@@ -257,19 +257,6 @@ def finalise(control, base, slug):
     ok(control, "Resultaterne er endelige")
 
 
-@pytest.fixture
-def new_context(browser, browser_context_args):
-    made = []
-
-    def make(**overrides):
-        made.append(browser.new_context(**{**browser_context_args, **overrides}))
-        return made[-1]
-
-    yield make
-    for context in made:
-        context.close()
-
-
 def test_e2e_a_german_style_championship_from_an_empty_database_through_the_pages(
     new_context, live_server, login, admin_user, tmp_path, shot
 ):
@@ -442,20 +429,7 @@ def test_e2e_a_german_style_championship_from_an_empty_database_through_the_page
     screen = new_context(viewport=TV).new_page()
     screen.goto(f"{base}/{made[FINAL].slug}/screen/")
     finalise(control, base, made[FINAL].slug)
-    control.goto(f"{base}/control/{made[FINAL].slug}/screen/")
-    control.get_by_role("button", name="Stillingen").click()
-    control.get_by_role("button", name="Endelige resultater").click()
-    expect(screen.locator(".screen-outcome")).to_have_text("Endelige resultater")
-    control.get_by_role("button", name="Hold den endelige rækkefølge tilbage").click()
-    control.get_by_label("Afslør fra placering").fill("4")
-    control.get_by_role("button", name="Start afsløringen").click()
-    expect(screen.locator(".screen-reveal-wait")).to_be_visible()
-    ranking = list(FINAL_PLAY)
-    for place in (4, 3, 2, 1):
-        control.get_by_role("button", name="Vis næste placering").click()
-        expect(screen.locator(".reveal-name")).to_have_text(ranking[place - 1])
-        expect(screen.locator(".reveal-rank")).to_have_text(f"{place}. plads")
-        shot(screen, f"reveal-{place}")
+    building.reveal(control, screen, base, made[FINAL].slug, list(FINAL_PLAY), shot=shot)
     expect(control.locator("[data-reveal-status]")).to_have_text("Alle placeringer er afsløret.")
     assert Competition.objects.get(pk=made[FINAL].pk).is_final
 

@@ -31,9 +31,9 @@ ON_MIRROR = override_settings(MIRROR_TOKEN=TOKEN, MIRROR_URL="")
 PUSH = "/api/v1/mirror/push"
 
 
-def _push(client, snapshot, token=TOKEN):
+def _push(client, snapshot, token=TOKEN, path=PUSH):
     return client.post(
-        PUSH,
+        path,
         json.dumps(snapshot),
         content_type="application/json",
         headers={"Authorization": f"Mirror {token}"} if token else {},

@@ -25,12 +25,7 @@ HELD = "/api/v1/mirror/held"
 
 
 def _held(client, body, token=TOKEN):
-    return client.post(
-        HELD,
-        json.dumps(body),
-        content_type="application/json",
-        headers={"Authorization": f"Mirror {token}"} if token else {},
-    )
+    return _push(client, body, token, path=HELD)
 
 
 def _fresh(client, path):

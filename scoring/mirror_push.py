@@ -109,15 +109,17 @@ class Pusher:
     def tell_held(self, ids: list[int]) -> bool:
         """Say which competitions the hall holds when that changed (a competition deleted
         before its start leaves the mirror too) and with every keepalive; False when the
-        mirror could not be told (backing off). A mirror of an older app answers 404: it
-        keeps what it has, the pushes go on."""
+        line is down (backing off). A mirror of an older app answers 404: it keeps what it
+        has; any other answer is said again with the keepalive, and the pushes go on."""
         held = self.held
         if held is not None and held[0] == ids and self.clock() - held[1] < self.keepalive:
             return True
         status, reason = self._post(self.held_url, {"competitions": ids})
-        if status not in (200, 404):
+        if status == 0:  # the line is down: back off, as a push does
             self._failed("the competitions held", reason)
             return False
+        if status not in (200, 404):  # the mirror's trouble with it never stops the results
+            log.warning("The mirror did not take the competitions held (%s)", reason)
         self.held = (ids, self.clock())
         return True
 

@@ -159,17 +159,26 @@ def test_the_mirror_is_told_which_competitions_the_hall_holds(pusher, line, cloc
     assert line.held[-1] == [competition.pk] and len(line.held) == 3
 
 
-def test_a_mirror_that_cannot_be_told_is_backed_off_and_an_older_mirror_is_pushed_to(
-    pusher, line, clock, competition
-):
-    line.held_status = 503
+def test_the_held_list_never_stops_the_results(pusher, line, clock, competition):
+    """Down: backed off as a push is. A mirror that answers it with an error (its bug) or
+    does not know it (an older app, 404) still gets the pushes; it is said again with the
+    keepalive, not every second."""
+    line.down = True
     pusher.tick()
-    assert line.tries == 0 and pusher.failures == 1  # no push past a failed word
+    assert line.tries == 0 and pusher.failures == 1  # no push into a line that is down
     clock.now = pusher.next_try
-    line.held_status = 404  # a mirror of an older app: it keeps what it has, pushes go on
+    line.down = False
+    line.held_status = 500
     pusher.tick()
     assert pusher.failures == 0
     assert [b["competition"]["slug"] for b in line.bodies] == ["dm-2026"]
+    clock.now += 1
+    pusher.tick()
+    assert len(line.held) == 1
+    clock.now += 10
+    line.held_status = 404
+    pusher.tick()
+    assert len(line.held) == 2 and pusher.failures == 0
 
 
 def test_no_personal_value_in_any_pushed_body(line, clock):

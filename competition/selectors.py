@@ -14,6 +14,7 @@ __all__ = [
     "championship_team_get",
     "championship_teams",
     "competition_get",
+    "later_rounds",
     "source_rounds",
     "team_counts",
     "team_counts_get",
@@ -56,6 +57,16 @@ def source_rounds(*, competition: Competition) -> QuerySet[Competition]:
         .exclude(pk=competition.pk)
         .order_by("starts_at", "id")
     )
+
+
+def later_rounds(*, competition: Competition) -> QuerySet[Competition]:
+    """The other competitions of its championship of the same discipline planned to start
+    after it: the rounds its entrants may go on to."""
+    return Competition.objects.filter(
+        championship_id=competition.championship_id,
+        discipline=competition.discipline,
+        starts_at__gt=competition.starts_at,
+    ).exclude(pk=competition.pk)
 
 
 def championship_choices() -> list[tuple[str, str]]:

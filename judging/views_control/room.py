@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from competition.models import Competition, Status, Team
 from competition.roles import ADMIN, staff_view
-from competition.selectors import source_rounds
+from competition.selectors import later_rounds, source_rounds
 from judging.count_state import outstanding, with_count_states
 from judging.selectors import objections_panel
 from judging.views_control import championship
@@ -135,13 +135,14 @@ def room(request, competition):
     # A round of a championship takes its entrants from the earlier rounds of its discipline
     # before its start (championships' advance page, control:advance); a first round (a
     # heat) has none, and no link (competition.selectors.source_rounds). A round with
-    # entrants of its own (registered or imported, not gone on from a round) is a heat too,
-    # also one planned after another heat: no link there either.
+    # entrants of its own (registered or imported, not gone on from a round) and a round
+    # after it is a heat too, also one planned after another heat: no link there either (a
+    # final with a wildcard entrant keeps it).
     own_entrants = any(team.advanced_from_id is None for team in teams)
     context["advance_rounds"] = (
         (status == Status.SETUP or not teams)
-        and not own_entrants
         and source_rounds(competition=competition).exists()
+        and not (own_entrants and later_rounds(competition=competition).exists())
     )
     context["panel"] = objections_panel(competition, now)
     return render(request, "judging/control_room.html", context)

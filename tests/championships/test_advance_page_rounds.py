@@ -170,9 +170,10 @@ def test_a_heats_control_room_offers_no_advance_and_its_page_says_why(head, heat
     assert 'value="side-a"' in page and 'value="side-b"' in page
 
 
-def test_a_heat_planned_after_another_offers_no_advance_in_its_control_room(head, dm, heats):
-    """Heats one after the other (the second planned when the first ends): the second has
-    entrants of its own, so it is a heat, not a round that takes entrants from the first."""
+def test_a_heat_planned_after_another_offers_no_advance_in_its_control_room(head, dm, heats, final):
+    """Heats one after the other (the second planned when the first ends), the final after
+    both: the second heat has entrants of its own and a round after it, so it is a heat, not
+    a round that takes entrants from the first."""
     later = heat(dm, "heat-c", "Indledende runde C", [("Gry", None, None, False)], final=False)
     Competition.objects.filter(pk=later.pk).update(
         starts_at=timezone.now() + timedelta(hours=1), started_at=None
@@ -183,6 +184,9 @@ def test_a_heat_planned_after_another_offers_no_advance_in_its_control_room(head
     Team.objects.filter(competition=later).delete()
     room = html_of(head.get(reverse("control:room", args=[later.slug])))
     assert url(later) in room
+    # The final with a wildcard entrant of its own (no round after it) keeps its link.
+    Team.objects.create(competition=final, name="Vinder 2026", table=9)
+    assert url(final) in html_of(head.get(reverse("control:room", args=[final.slug])))
 
 
 def test_a_heats_own_advance_refuses_the_other_heat(head, api_as, admin_user, heats_in_setup):

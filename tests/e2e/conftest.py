@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.measure import screenshot
+
 # Playwright's sync API runs an event loop in this thread; Django's ORM calls from the test
 # body are still plain synchronous calls.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -150,7 +152,7 @@ def shot(request):
     def take(page, step: str) -> Path:
         counter["n"] += 1
         path = SCREENSHOTS / f"{name}-{counter['n']:02d}-{step}.png"
-        page.screenshot(path=str(path))
+        screenshot(page, path)
         return path
 
     return take

@@ -11,7 +11,7 @@ tests/project/test_e2e_style.py keeps the racy calls out of the browser tests.
 
 import time
 
-from playwright.sync_api import expect
+from playwright.sync_api import Error, expect
 
 RECT = "r => ({x: r.x, y: r.y, width: r.width, height: r.height})"
 
@@ -49,3 +49,16 @@ def press(locator) -> None:
     and clicks it in one step of the page, so no swap can fall inside it."""
     expect(locator).to_be_visible()
     locator.dispatch_event("click")
+
+
+def screenshot(page, path, **options) -> None:
+    """`page.screenshot` that asks again when Chromium's compositor has no frame to give
+    ("Unable to capture screenshot": seen once in CI on a busy machine, the page already
+    shown and waited for); any other error, or the third refusal, fails the test."""
+    for attempt in range(3):
+        try:
+            page.screenshot(path=str(path), **options)
+            return
+        except Error as error:
+            if "Unable to capture screenshot" not in str(error) or attempt == 2:
+                raise

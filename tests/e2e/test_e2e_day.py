@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from competition.models import AuditEntry, Competition, Team
 from judging.models import Count, Finish, Objection, Tablet
 from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.measure import press
+from tests.e2e.measure import press, screenshot
 from tests.e2e.test_e2e_judge_outbox import card, seconds, tap_and_save, wait_until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -64,9 +64,7 @@ def snap():
 
     def take(page, step: str, full_page: bool = False):
         counter["n"] += 1
-        page.screenshot(
-            path=str(SCREENSHOTS / f"day-{counter['n']:02d}-{step}.png"), full_page=full_page
-        )
+        screenshot(page, SCREENSHOTS / f"day-{counter['n']:02d}-{step}.png", full_page=full_page)
 
     return take
 

@@ -55,6 +55,7 @@ from django.utils.http import urlencode
 from competition.models import Championship, Competition, Team
 from judging.models import Count, Finish, Objection
 from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.measure import screenshot
 from tests.factories import CompetitionFactory, PuzzleFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -371,7 +372,7 @@ def test_every_page_fits_its_screen(browser, live_server, login, layout_users, s
                 arg = {"mustFit": MUST_FIT, "ready": ready, "pager": pager}
                 problems = page.wait_for_function(MEASURE, arg=arg).json_value()
                 slug = prefix + re.sub(r"\W+", "-", name)
-                page.screenshot(path=str(SCREENSHOTS / f"layout-{state}-{slug}-{size}.png"))
+                screenshot(page, SCREENSHOTS / f"layout-{state}-{slug}-{size}.png")
                 failures += [f"{name} {size}: {p}" for p in problems]
             finally:
                 context.close()

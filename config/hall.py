@@ -146,6 +146,7 @@ def _banner(env: dict) -> None:
     from django.utils.translation import ngettext
 
     from competition.services import password_generate, staff_upsert
+    from puzzle_rules.formatting import plural_count
 
     translation.activate(settings.LANGUAGE_CODE)
     base = env["PUBLIC_URL"]
@@ -183,7 +184,7 @@ def _banner(env: dict) -> None:
         ngettext(
             "Backups every minute while a competition is on: %(folder)s",
             "Backups every %(minutes)s minutes while a competition is on: %(folder)s",
-            1 if float(env["BACKUP_MINUTES"]) == 1 else 2,
+            plural_count(env["BACKUP_MINUTES"]),
         )
         % {"minutes": env["BACKUP_MINUTES"], "folder": folder}
     )

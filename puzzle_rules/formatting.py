@@ -5,7 +5,7 @@ refusals, the pages, the exports and the audit log all say a time the same way."
 
 from __future__ import annotations
 
-__all__ = ["duration_parts", "format_duration", "format_hms", "language_of"]
+__all__ = ["duration_parts", "format_duration", "format_hms", "language_of", "plural_count"]
 
 _UNITS = {
     "da": {
@@ -68,3 +68,13 @@ def format_duration(seconds: int, language: str = "da") -> str:
         one, many = units[unit]
         parts.append(f"{n} {one if n == 1 else many}")
     return f" {units['and']} ".join(parts)
+
+
+def plural_count(value: str | float) -> int:
+    """The number a sentence's plural form is chosen by, for a setting that may be a fraction
+    ("every 0.5 minutes"): a whole value as itself, anything else as many (2)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return 2
+    return int(number) if number.is_integer() else 2

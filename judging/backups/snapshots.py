@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from competition.private import private_dir, private_file, private_open
 from judging.models import Backup
+from puzzle_rules.formatting import plural_count
 
 logger = logging.getLogger("judging.backups")  # one name for the backups' log
 
@@ -167,7 +168,7 @@ def status() -> dict:
         "enabled": enabled(),
         "minutes": settings.BACKUP_MINUTES,
         # The number that chooses the sentence's form ("every minute"; 0.5: "every 0.5 minutes").
-        "every": int(minutes) if float(minutes := settings.BACKUP_MINUTES).is_integer() else 2,
+        "every": plural_count(settings.BACKUP_MINUTES),
         "last": last_ok,
         "failed": failed,
         "folder": backup_dir(),

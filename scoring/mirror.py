@@ -82,6 +82,8 @@ SCHEMA = {
     "puzzles": [PUZZLE],
     "teams": [TEAM],
 }
+# The most competitions a hall says it holds (a hall has tens).
+HELD_MAX = 10_000
 # What a mirror writes where the hall's row holds a value the public never sees.
 NOT_MIRRORED = "-"
 
@@ -305,6 +307,8 @@ def validate_held(body) -> list[int]:
         isinstance(i, int) and not isinstance(i, bool) for i in ids
     ):
         raise SnapshotError("held.competitions: not a list of ids")
+    if len(ids) > HELD_MAX:  # (more than a query may name on SQLite)
+        raise SnapshotError(f"held.competitions: more than {HELD_MAX}")
     return ids
 
 

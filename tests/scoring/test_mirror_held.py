@@ -114,6 +114,7 @@ def test_a_competition_made_again_under_a_deleted_ones_short_name_is_taken(clien
         {"competitions": [1, "2"]},
         {"competitions": [True]},
         {"competitions": [1], "more": 1},
+        {"competitions": list(range(1, 40_000))},  # more than SQLite may name in one query
         [1, 2],
     ],
 )
